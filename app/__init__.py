@@ -1,0 +1,1 @@
+"""Incident Library: public infrastructure incident reports, faceted, bilingual, shareable."""

@@ -1,0 +1,86 @@
+"""incident-library: build, validate, serve, check. Thin commands over the importer and the app."""
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from app.importer import DataError, build, validate
+
+
+def _report(error: DataError) -> int:
+    for problem in error.problems:
+        print(f"error: {problem}", file=sys.stderr)
+    print(f"{len(error.problems)} problem(s); nothing was written.", file=sys.stderr)
+    return 2
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    try:
+        count = build(Path(args.data), Path(args.db))
+    except DataError as error:
+        return _report(error)
+    print(f"built {args.db}: {count} incidents in {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    try:
+        count = validate(Path(args.data))
+    except DataError as error:
+        return _report(error)
+    print(f"{args.data}: {count} incidents, all valid")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    db = Path(args.db).resolve()
+    if not db.exists():
+        print(f"error: no database at {db}; run: incident-library build --db {db}", file=sys.stderr)
+        return 2
+    os.environ["IL_DATABASE_PATH"] = str(db)
+    uvicorn.run(
+        "app.main:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level="warning",
+        access_log=False,
+    )
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "check":
+        from app.checks.cli import main as check_main
+
+        return check_main(argv[1:])
+    parser = argparse.ArgumentParser(prog="incident-library", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_build = sub.add_parser("build", help="validate data/ and build the SQLite database")
+    p_build.add_argument("--data", default="data")
+    p_build.add_argument("--db", default="incidents.db")
+    p_build.set_defaults(func=cmd_build)
+    p_validate = sub.add_parser("validate", help="validate data/ without building")
+    p_validate.add_argument("--data", default="data")
+    p_validate.set_defaults(func=cmd_validate)
+    p_serve = sub.add_parser("serve", help="serve the library (database opened read-only)")
+    p_serve.add_argument("--db", default="incidents.db")
+    p_serve.add_argument("--host", default="127.0.0.1")
+    p_serve.add_argument("--port", type=int, default=8000)
+    p_serve.add_argument("--workers", type=int, default=1)
+    p_serve.set_defaults(func=cmd_serve)
+    sub.add_parser("check", help="check a Kubernetes snapshot or cluster (see check --help)")
+    args = parser.parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

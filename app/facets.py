@@ -1,0 +1,214 @@
+"""Filter: the one parsed, validated, canonical value behind every list, API, feed and graph.
+
+`Filter.parse(pairs, known)` reads query-string pairs; `query_pairs()` is the only encoder:
+q, cause, component, symptom, factor, org, from, to, sort, page, lang — in that order, values of
+one key sorted, duplicates and defaults dropped.
+"""
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from urllib.parse import quote, urlencode
+
+from app.schema import DIMENSIONS
+
+KEYS = ("q", "cause", "component", "symptom", "factor", "org", "from", "to", "sort", "page", "lang")
+SORTS = ("recent", "oldest", "relevance")
+LANGS = ("en", "ko")
+MAX_Q = 500
+MAX_VALUES = 50
+MAX_VALUE_LENGTH = 200
+YEAR_MIN, YEAR_MAX = 1900, 2100
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+class FilterError(ValueError):
+    """A parameter no page can honour (too long, too many values); names the parameter."""
+
+    def __init__(self, parameter: str, reason: str) -> None:
+        super().__init__(f"{parameter}: {reason}")
+        self.parameter = parameter
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Ignored:
+    """A value dropped while parsing, shown to the person as a notice (HTML) or a 400 (API)."""
+
+    parameter: str
+    value: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Filter:
+    q: str = ""
+    cause: tuple[str, ...] = ()
+    component: tuple[str, ...] = ()
+    symptom: tuple[str, ...] = ()
+    factor: tuple[str, ...] = ()
+    org: tuple[str, ...] = ()
+    year_from: int | None = None
+    year_to: int | None = None
+    sort: str = ""  # "" = the default: relevance with search text, recent without
+    page: int = 1
+    lang: str = ""  # "" = not in the URL (cookie or Accept-Language decide)
+    ignored: tuple[Ignored, ...] = field(default=(), compare=False)
+
+    @classmethod
+    def parse(
+        cls,
+        pairs: Iterable[tuple[str, str]],
+        *,
+        is_known: Callable[[str, str], bool] = lambda _dim, _value: True,
+    ) -> "Filter":
+        """Build a Filter from query pairs; unknown keys are skipped, bad values are Ignored.
+
+        :raises FilterError: for input no page can honour (over-long text, too many values).
+        """
+        values: dict[str, list[str]] = {key: [] for key in KEYS}
+        ignored: list[Ignored] = []
+        for key, raw in pairs:
+            if key not in values:
+                continue
+            value = _clean(raw)
+            if key == "q":
+                if len(value) > MAX_Q:
+                    raise FilterError("q", f"search text is longer than {MAX_Q} characters")
+            elif len(value) > MAX_VALUE_LENGTH:
+                raise FilterError(key, f"value is longer than {MAX_VALUE_LENGTH} characters")
+            if value:
+                values[key].append(value)
+            if len(values[key]) > MAX_VALUES:
+                raise FilterError(key, f"more than {MAX_VALUES} values")
+        facets: dict[str, tuple[str, ...]] = {}
+        for dim in (*DIMENSIONS, "org"):
+            kept = []
+            for value in dict.fromkeys(values[dim]):
+                if is_known(dim, value):
+                    kept.append(value)
+                else:
+                    label = "organisation" if dim == "org" else dim
+                    ignored.append(Ignored(dim, value, f"unknown {label} '{value}' ignored"))
+            facets[dim] = tuple(sorted(kept))
+        year_from = _year("from", values["from"], ignored)
+        year_to = _year("to", values["to"], ignored)
+        if year_from is not None and year_to is not None and year_from > year_to:
+            year_from, year_to = year_to, year_from
+        sort = values["sort"][-1] if values["sort"] else ""
+        if sort and sort not in SORTS:
+            ignored.append(Ignored("sort", sort, f"unknown sort '{sort}' ignored"))
+            sort = ""
+        page = 1
+        if values["page"]:
+            raw_page = values["page"][-1]
+            if raw_page.isdigit() and 0 < int(raw_page) <= 10**6:
+                page = int(raw_page)
+            else:
+                ignored.append(Ignored("page", raw_page, f"page '{raw_page}' is not a page number"))
+        lang = values["lang"][-1] if values["lang"] else ""
+        if lang and lang not in LANGS:
+            ignored.append(Ignored("lang", lang, f"unknown language '{lang}' ignored"))
+            lang = ""
+        q = " ".join(" ".join(values["q"]).split())
+        if sort == "relevance" and not q:
+            sort = ""
+        default_sort = "relevance" if q else "recent"
+        return cls(
+            q=q,
+            cause=facets["cause"],
+            component=facets["component"],
+            symptom=facets["symptom"],
+            factor=facets["factor"],
+            org=facets["org"],
+            year_from=year_from,
+            year_to=year_to,
+            sort="" if sort == default_sort else sort,
+            page=page,
+            lang=lang,
+            ignored=tuple(ignored),
+        )
+
+    # -- reading ---------------------------------------------------------------------------
+    @property
+    def effective_sort(self) -> str:
+        return self.sort or ("relevance" if self.q else "recent")
+
+    def values(self, dimension: str) -> tuple[str, ...]:
+        """The selected values of a tag dimension or of `org`."""
+        result: tuple[str, ...] = getattr(self, dimension)
+        return result
+
+    @property
+    def has_filters(self) -> bool:
+        return bool(
+            any(self.values(d) for d in (*DIMENSIONS, "org"))
+            or self.year_from is not None
+            or self.year_to is not None
+        )
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.q and not self.has_filters
+
+    # -- encoding --------------------------------------------------------------------------
+    def query_pairs(
+        self, *, with_page: bool = True, with_lang: bool = True
+    ) -> list[tuple[str, str]]:
+        """The canonical query: keys in contract order, values sorted, defaults left out."""
+        pairs: list[tuple[str, str]] = []
+        if self.q:
+            pairs.append(("q", self.q))
+        for dim in (*DIMENSIONS, "org"):
+            pairs.extend((dim, value) for value in self.values(dim))
+        if self.year_from is not None:
+            pairs.append(("from", str(self.year_from)))
+        if self.year_to is not None:
+            pairs.append(("to", str(self.year_to)))
+        if self.sort:
+            pairs.append(("sort", self.sort))
+        if with_page and self.page != 1:
+            pairs.append(("page", str(self.page)))
+        if with_lang and self.lang:
+            pairs.append(("lang", self.lang))
+        return pairs
+
+    def query_string(self, **kwargs: bool) -> str:
+        return urlencode(self.query_pairs(**kwargs), quote_via=quote, safe="")
+
+    def url(self, path: str = "/incidents") -> str:
+        query = self.query_string()
+        return f"{path}?{query}" if query else path
+
+    # -- deriving --------------------------------------------------------------------------
+    def toggled(self, dimension: str, value: str) -> "Filter":
+        """The filter with one value of a dimension (or org) added or removed; back to page 1."""
+        current = self.values(dimension)
+        new = tuple(v for v in current if v != value) if value in current else (*current, value)
+        return replace(self, **{dimension: tuple(sorted(new))}, page=1, ignored=())
+
+    def with_(self, **changes: object) -> "Filter":
+        """A copy with fields changed; any change other than page returns to page 1."""
+        if "page" not in changes:
+            changes["page"] = 1
+        return replace(self, **changes, ignored=())  # type: ignore[arg-type]
+
+    def cleared(self) -> "Filter":
+        """No filters and no search text; the language stays."""
+        return Filter(lang=self.lang)
+
+
+def _clean(raw: str) -> str:
+    value = unicodedata.normalize("NFC", raw)
+    return CONTROL.sub(" ", value).strip()
+
+
+def _year(key: str, raw: Sequence[str], ignored: list[Ignored]) -> int | None:
+    if not raw:
+        return None
+    value = raw[-1]
+    if value.isdigit() and YEAR_MIN <= int(value) <= YEAR_MAX:
+        return int(value)
+    ignored.append(Ignored(key, value, f"'{value}' is not a year ({YEAR_MIN}-{YEAR_MAX})"))
+    return None

@@ -1,0 +1,155 @@
+"""UI strings in English and Korean, and how a request's language is chosen.
+
+Order: ?lang= (remembered in a cookie), then the cookie, then Accept-Language, then English.
+"""
+
+from fastapi import Request
+
+LANGS = ("en", "ko")
+COOKIE = "lang"
+
+STRINGS: dict[str, tuple[str, str]] = {
+    "site": ("Incident Library", "Incident Library"),
+    "tagline": (
+        "Public infrastructure incident reports, told in English and Korean.",
+        "공개된 인프라 장애 보고서를 영어와 한국어로 정리한 라이브러리입니다.",
+    ),
+    "nav.incidents": ("Incidents", "사례"),
+    "nav.graph": ("Graph", "그래프"),
+    "nav.patterns": ("Check my cluster", "내 클러스터 점검"),
+    "nav.api": ("API", "API"),
+    "skip": ("Skip to results", "결과로 건너뛰기"),
+    "search.label": ("Search incidents", "사례 검색"),
+    "search.placeholder": (
+        "etcd, DNS timeouts, 전력 장애 …",
+        "etcd, DNS 타임아웃, 전력 장애 …",
+    ),
+    "search.button": ("Search", "검색"),
+    "applied": ("Applied filters", "적용된 필터"),
+    "clear_all": ("Clear all", "모두 풀기"),
+    "remove": ("Remove", "빼기"),
+    "recommended": ("Recommended filters", "추천 필터"),
+    "recommended.empty": (
+        "Search, and taxonomy values found in your words show up here.",
+        "검색하면 검색어에서 찾은 분류 값이 여기에 나옵니다.",
+    ),
+    "dim.cause": ("Cause", "원인"),
+    "dim.component": ("Component", "구성 요소"),
+    "dim.symptom": ("Symptom", "증상"),
+    "dim.factor": ("Contributing factor", "기여 요인"),
+    "dim.org": ("Organisation", "조직"),
+    "dim.q": ("Search", "검색어"),
+    "dim.from": ("From", "부터"),
+    "dim.to": ("To", "까지"),
+    "dim.year": ("Year", "연도"),
+    "show_all": ("Show all", "모두 보기"),
+    "org.find": ("Find an organisation", "조직 찾기"),
+    "org.go": ("Filter", "거르기"),
+    "years.apply": ("Apply", "적용"),
+    "incidents": ("Incidents", "사례"),
+    "count.incidents": ("{n} incidents", "사례 {n}건"),
+    "range": ("{start}–{end} of {total}", "{total}건 중 {start}~{end}번째"),
+    "none": ("No incidents match these filters.", "이 조건에 맞는 사례가 없습니다."),
+    "notice.filters_only": (
+        "Filters only, no search text. Newest first.",
+        "검색어 없이 필터만 적용한 목록입니다. 최근 사례부터입니다.",
+    ),
+    "notice.all": (
+        "All incidents, newest first.",
+        "모든 사례를 최근 사례부터 보여 줍니다.",
+    ),
+    "notice.search": (
+        "Search text and filters. Most relevant first.",
+        "검색어와 필터를 함께 적용한 목록입니다. 관련도 순입니다.",
+    ),
+    "notice.search_recent": (
+        "Search text and filters. Newest first.",
+        "검색어와 필터를 함께 적용한 목록입니다. 최근 사례부터입니다.",
+    ),
+    "notice.oldest": ("Oldest first.", "오래된 사례부터입니다."),
+    "sort": ("Sort", "정렬"),
+    "sort.recent": ("Newest first", "최근 순"),
+    "sort.oldest": ("Oldest first", "오래된 순"),
+    "sort.relevance": ("Most relevant", "관련도 순"),
+    "page": ("Page", "페이지"),
+    "prev": ("Previous", "이전"),
+    "next": ("Next", "다음"),
+    "pagination": ("Pages", "페이지 이동"),
+    "top_components": (
+        "Most frequent components in these {n} incidents",
+        "이 {n}건에서 가장 많이 나오는 구성 요소",
+    ),
+    "by_cause": ("By cause", "원인별"),
+    "see_all": ("All {n}", "{n}건 모두 보기"),
+    "patterns.behind": (
+        "Patterns behind these {n} incidents",
+        "이 {n}건 뒤에 있는 패턴",
+    ),
+    "check_cluster": ("Check whether my cluster has it", "내 클러스터에도 있는지 확인하기"),
+    "check.blurb": (
+        "Read-only checks of your own Kubernetes cluster, grounded in these public reports.",
+        "이 공개 보고서들을 근거로 한 점검 항목으로, 쿠버네티스 클러스터를 읽기만 하며 같은 틈이 있는지 확인합니다.",
+    ),
+    "sec.symptom": ("Symptom", "증상"),
+    "sec.trigger": ("Trigger", "촉발"),
+    "sec.cause": ("Cause", "원인"),
+    "sec.component": ("Component", "구성 요소"),
+    "sec.factor": ("Contributing factor", "기여 요인"),
+    "sec.symptom_tags": ("Symptom tags", "증상 분류"),
+    "sec.detection": ("Detection", "감지"),
+    "sec.actions": ("Actions", "조치"),
+    "sec.follow_ups": ("Follow-ups", "후속 조치"),
+    "sec.lessons": ("Lessons", "교훈"),
+    "sources": ("Sources", "출처"),
+    "related": ("Related incidents", "관련 사례"),
+    "patterns": ("Patterns", "패턴"),
+    "back": ("Back to the list", "목록으로"),
+    "lang.switch": ("한국어", "English"),
+    "lang.label": ("Language", "언어"),
+    "feed": ("Subscribe (Atom)", "구독 (Atom)"),
+    "export.csv": ("CSV", "CSV"),
+    "export.json": ("JSON", "JSON"),
+    "view.graph": ("See as a graph", "그래프로 보기"),
+    "view.list": ("See as a list", "목록으로 보기"),
+    "notice": ("Notice", "알림"),
+    "error.title": ("Something is not right", "요청을 처리할 수 없습니다"),
+    "error.404": ("Not found", "찾을 수 없습니다"),
+    "error.400": ("Bad request", "잘못된 요청"),
+    "footer": (
+        "Every incident links to its public report. Summaries are our own words.",
+        "모든 사례는 공개 보고서로 연결됩니다. 요약은 직접 쓴 글입니다.",
+    ),
+    "library": ("{n} incidents in the library", "라이브러리의 사례 {n}건"),
+}
+
+
+def translate(key: str, lang: str, **values: object) -> str:
+    pair = STRINGS.get(key)
+    if pair is None:
+        return key
+    template = pair[1] if lang == "ko" else pair[0]
+    return template.format(**values) if values else template
+
+
+def choose_lang(request: Request, explicit: str = "") -> str:
+    """The language for this request: explicit ?lang, cookie, Accept-Language, English."""
+    if explicit in LANGS:
+        return explicit
+    cookie = request.cookies.get(COOKIE, "")
+    if cookie in LANGS:
+        return cookie
+    header = request.headers.get("accept-language", "")
+    best = ("en", -1.0)
+    for part in header.split(","):
+        pieces = part.strip().split(";")
+        tag = pieces[0].strip().lower()[:2]
+        quality = 1.0
+        for piece in pieces[1:]:
+            if piece.strip().startswith("q="):
+                try:
+                    quality = float(piece.strip()[2:])
+                except ValueError:
+                    quality = 0.0
+        if tag in LANGS and quality > best[1]:
+            best = (tag, quality)
+    return best[0]

@@ -1,0 +1,395 @@
+"""data/ -> validated IncidentFile values -> a new SQLite file built through the migrations.
+
+`build` writes into a temporary file beside the target and swaps it in with os.replace only when
+every file validated, so the previous database is untouched by a failed build and a server that
+has it open keeps answering.
+"""
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from alembic import command
+from alembic.config import Config
+from pydantic import ValidationError
+
+from app.config import ROOT
+from app.schema import DIMENSIONS, IncidentFile, TaxonomyFile
+from app.search import index_text
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One reason a data file is invalid: where, which field, why."""
+
+    path: str
+    field: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.field}: {self.reason}"
+
+
+class DataError(Exception):
+    """The data directory has invalid files; `problems` lists every one found."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__(f"{len(problems)} problem(s) in the data")
+        self.problems = problems
+
+
+def _problems_from(path: str, error: ValidationError, prefix: str = "") -> list[Problem]:
+    out = []
+    for item in error.errors():
+        field = ".".join(str(part) for part in item["loc"]) or "(file)"
+        out.append(Problem(path, prefix + field, item["msg"]))
+    return out
+
+
+def load_taxonomy(data_dir: Path) -> TaxonomyFile:
+    """:raises DataError: when taxonomy.yaml is missing or invalid."""
+    path = data_dir / "taxonomy.yaml"
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DataError([Problem(str(path), "(file)", "missing")]) from None
+    except yaml.YAMLError as exc:
+        raise DataError([Problem(str(path), "(file)", f"not valid YAML: {exc}")]) from None
+    try:
+        taxonomy = TaxonomyFile.model_validate(raw)
+    except ValidationError as exc:
+        raise DataError(_problems_from(str(path), exc)) from None
+    problems = []
+    for dim in DIMENSIONS:
+        slugs = [t.slug for t in getattr(taxonomy, dim)]
+        for slug in {s for s in slugs if slugs.count(s) > 1}:
+            problems.append(Problem(str(path), f"{dim}.{slug}", "duplicate slug"))
+        for term in getattr(taxonomy, dim):
+            if term.parent and term.parent not in slugs:
+                problems.append(Problem(str(path), f"{dim}.{term.slug}.parent", "unknown term"))
+    if problems:
+        raise DataError(problems)
+    return taxonomy
+
+
+def load_patterns_raw(data_dir: Path) -> list[dict[str, Any]]:
+    """data/patterns.yaml as a list of mappings ([] when the optional file is absent).
+
+    :raises DataError: when the file is present but invalid.
+    """
+    path = data_dir / "patterns.yaml"
+    if not path.exists():
+        return []
+    try:
+        from app.checks.patterns import PatternError, load_patterns
+    except ImportError:  # pragma: no cover - the checks package ships with the app
+        load_patterns = None
+    if load_patterns is not None:
+        try:
+            patterns = load_patterns(data_dir)
+        except PatternError as exc:
+            raise DataError([Problem(str(path), "(pattern)", str(exc))]) from None
+        return [p.model_dump(mode="json") for p in patterns]
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if not isinstance(raw, list):
+        raise DataError([Problem(str(path), "(file)", "a list of patterns expected")])
+    return raw
+
+
+def iter_incident_records(data_dir: Path) -> Iterator[tuple[str, Any]]:
+    """(location, raw record) for every incident file and JSON Lines line, streamed."""
+    folder = data_dir / "incidents"
+    if not folder.is_dir():
+        return
+    for path in sorted(folder.iterdir()):
+        if path.suffix in (".yaml", ".yml"):
+            try:
+                yield str(path), yaml.safe_load(path.read_text(encoding="utf-8"))
+            except yaml.YAMLError as exc:
+                yield str(path), _Broken(f"not valid YAML: {exc}")
+        elif path.suffix == ".jsonl":
+            with path.open(encoding="utf-8") as handle:
+                for number, line in enumerate(handle, start=1):
+                    if not line.strip():
+                        continue
+                    try:
+                        yield f"{path}:{number}", json.loads(line)
+                    except json.JSONDecodeError as exc:
+                        yield f"{path}:{number}", _Broken(f"not valid JSON: {exc}")
+
+
+@dataclass(frozen=True)
+class _Broken:
+    reason: str
+
+
+class Checker:
+    """Validates incident records one at a time against the taxonomy and patterns."""
+
+    def __init__(self, taxonomy: TaxonomyFile, pattern_slugs: set[str]) -> None:
+        self.slugs = {dim: {t.slug for t in getattr(taxonomy, dim)} for dim in DIMENSIONS}
+        self.pattern_slugs = pattern_slugs
+        self.seen: dict[str, str] = {}
+        self.problems: list[Problem] = []
+
+    def check(self, where: str, raw: Any) -> IncidentFile | None:
+        if isinstance(raw, _Broken):
+            self.problems.append(Problem(where, "(file)", raw.reason))
+            return None
+        try:
+            incident = IncidentFile.model_validate(raw)
+        except ValidationError as exc:
+            self.problems.extend(_problems_from(where, exc))
+            return None
+        found = []
+        stem = Path(where).stem
+        if where.endswith((".yaml", ".yml")) and stem != incident.id:
+            found.append(Problem(where, "id", f"{incident.id} does not match the file name"))
+        if incident.id in self.seen:
+            found.append(Problem(where, "id", f"duplicate of {self.seen[incident.id]}"))
+        for dim in DIMENSIONS:
+            for slug in getattr(incident.tags, dim):
+                if slug not in self.slugs[dim]:
+                    found.append(Problem(where, f"tags.{dim}", f"unknown {dim} '{slug}'"))
+        for slug in incident.patterns:
+            if slug not in self.pattern_slugs:
+                found.append(Problem(where, "patterns", f"unknown pattern '{slug}'"))
+        self.seen.setdefault(incident.id, where)
+        if found:
+            self.problems.extend(found)
+            return None
+        return incident
+
+
+def validate(data_dir: Path) -> int:
+    """Validate every file; returns the number of incidents.
+
+    :raises DataError: listing every problem found.
+    """
+    taxonomy = load_taxonomy(data_dir)
+    patterns = load_patterns_raw(data_dir)
+    checker = Checker(taxonomy, {p["slug"] for p in patterns})
+    count = 0
+    for where, raw in iter_incident_records(data_dir):
+        if checker.check(where, raw) is not None:
+            count += 1
+    if checker.problems:
+        raise DataError(checker.problems)
+    return count
+
+
+def migrate(db_path: Path) -> None:
+    """Bring the file at db_path to the newest schema through the Alembic migrations."""
+    config = Config(str(ROOT / "alembic.ini"))
+    config.set_main_option("script_location", str(ROOT / "migrations"))
+    config.set_main_option("sqlalchemy.url", f"sqlite:///{db_path}")
+    command.upgrade(config, "head")
+
+
+def build(data_dir: Path, db_path: Path) -> int:
+    """Build db_path from data_dir; returns the number of incidents.
+
+    :raises DataError: when any file is invalid (db_path is then left as it was).
+    """
+    taxonomy = load_taxonomy(data_dir)
+    patterns = load_patterns_raw(data_dir)
+    db_path = db_path.resolve()
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = db_path.with_name(f".{db_path.name}.tmp-{os.getpid()}")
+    tmp.unlink(missing_ok=True)
+    try:
+        migrate(tmp)
+        count = _load(tmp, data_dir, taxonomy, patterns)
+        os.replace(tmp, db_path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return count
+
+
+def _load(db: Path, data_dir: Path, taxonomy: TaxonomyFile, patterns: list[dict[str, Any]]) -> int:
+    conn = sqlite3.connect(db)
+    try:
+        conn.execute("PRAGMA journal_mode=OFF")
+        conn.execute("PRAGMA synchronous=OFF")
+        conn.execute("BEGIN")
+        term_ids = _insert_terms(conn, taxonomy)
+        pattern_ids = _insert_patterns(conn, patterns)
+        checker = Checker(taxonomy, set(pattern_ids))
+        labels = {
+            (dim, t.slug): " ".join((t.label.en, t.label.ko, *t.aliases))
+            for dim in DIMENSIONS
+            for t in getattr(taxonomy, dim)
+        }
+        count = 0
+        for where, raw in iter_incident_records(data_dir):
+            incident = checker.check(where, raw)
+            if incident is None or checker.problems:
+                continue  # keep validating to report every problem; skip writing
+            _insert_incident(conn, incident, term_ids, pattern_ids, labels)
+            count += 1
+        if checker.problems:
+            raise DataError(checker.problems)
+        _rank_and_index(conn)
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('incidents', ?), ('source', ?)",
+            (str(count), str(data_dir)),
+        )
+        conn.commit()
+        conn.execute("ANALYZE")
+        conn.commit()
+    finally:
+        conn.close()
+    return count
+
+
+def _insert_terms(conn: sqlite3.Connection, taxonomy: TaxonomyFile) -> dict[tuple[str, str], int]:
+    ids: dict[tuple[str, str], int] = {}
+    position = 0
+    for dim in DIMENSIONS:
+        for term in getattr(taxonomy, dim):
+            cursor = conn.execute(
+                "INSERT INTO term (dimension, slug, position, parent, label_en, label_ko,"
+                " description_en, description_ko, aliases_json) VALUES (?,?,?,?,?,?,?,?,?)",
+                (
+                    dim,
+                    term.slug,
+                    position,
+                    term.parent,
+                    term.label.en,
+                    term.label.ko,
+                    term.description.en,
+                    term.description.ko,
+                    json.dumps(term.aliases, ensure_ascii=False),
+                ),
+            )
+            ids[(dim, term.slug)] = int(cursor.lastrowid or 0)
+            position += 1
+    return ids
+
+
+def _insert_patterns(conn: sqlite3.Connection, patterns: list[dict[str, Any]]) -> dict[str, int]:
+    ids: dict[str, int] = {}
+    for position, pattern in enumerate(patterns):
+        cursor = conn.execute(
+            "INSERT INTO pattern (slug, position, title_en, title_ko, data_json)"
+            " VALUES (?,?,?,?,?)",
+            (
+                pattern["slug"],
+                position,
+                pattern["title"]["en"],
+                pattern["title"]["ko"],
+                json.dumps(pattern, ensure_ascii=False),
+            ),
+        )
+        ids[pattern["slug"]] = int(cursor.lastrowid or 0)
+    return ids
+
+
+SECTIONS = ("symptom", "trigger", "detection", "actions", "follow_ups", "lessons")
+
+
+def _insert_incident(
+    conn: sqlite3.Connection,
+    incident: IncidentFile,
+    term_ids: dict[tuple[str, str], int],
+    pattern_ids: dict[str, int],
+    labels: dict[tuple[str, str], str],
+) -> None:
+    year, month, day = incident.date_parts
+    body = {
+        name: getattr(incident, name).model_dump()
+        for name in SECTIONS
+        if getattr(incident, name) is not None
+    }
+    tags = incident.tags.model_dump()
+    cursor = conn.execute(
+        "INSERT INTO incident (slug, organization, date, year, month, day, sort_rank, title_en,"
+        " title_ko, body_json, tags_json, sources_json, patterns_json)"
+        " VALUES (?,?,?,?,?,?,0,?,?,?,?,?,?)",
+        (
+            incident.id,
+            incident.organization,
+            str(incident.date),
+            year,
+            month,
+            day,
+            incident.title.en,
+            incident.title.ko,
+            json.dumps(body, ensure_ascii=False),
+            json.dumps(tags, ensure_ascii=False),
+            json.dumps([s.model_dump() for s in incident.sources], ensure_ascii=False),
+            json.dumps(incident.patterns),
+        ),
+    )
+    rowid = int(cursor.lastrowid or 0)
+    conn.executemany(
+        "INSERT OR IGNORE INTO incidentterm (incident_id, term_id) VALUES (?, ?)",
+        [(rowid, term_ids[(dim, slug)]) for dim in DIMENSIONS for slug in tags[dim]],
+    )
+    conn.executemany(
+        "INSERT OR IGNORE INTO incidentpattern (incident_id, pattern_id) VALUES (?, ?)",
+        [(rowid, pattern_ids[slug]) for slug in incident.patterns],
+    )
+    texts: list[str] = []
+    for value in body.values():
+        for lang in ("en", "ko"):
+            item = value[lang]
+            texts.extend(item if isinstance(item, list) else [item])
+    tag_text = " ".join(
+        labels[(dim, slug)] + " " + slug for dim in DIMENSIONS for slug in tags[dim]
+    )
+    conn.execute(
+        "INSERT INTO incident_fts (rowid, title, body, tags) VALUES (?, ?, ?, ?)",
+        (
+            rowid,
+            index_text(
+                f"{incident.id} {incident.organization} {incident.title.en} {incident.title.ko}"
+            ),
+            index_text(" ".join(texts)),
+            index_text(tag_text),
+        ),
+    )
+
+
+def _rank_and_index(conn: sqlite3.Connection) -> None:
+    """Number incidents newest first, then store each facet value's incidents as a bitset."""
+    conn.execute(
+        "UPDATE incident SET sort_rank = r.rank FROM (SELECT id, ROW_NUMBER() OVER ("
+        "ORDER BY year DESC, month DESC, day DESC, slug DESC) - 1 AS rank FROM incident) AS r"
+        " WHERE incident.id = r.id"
+    )
+    total = conn.execute("SELECT COUNT(*) FROM incident").fetchone()[0]
+    size = (total + 7) // 8
+    groups: dict[tuple[str, str], bytearray] = {}
+
+    def add(kind: str, key: str, rank: int) -> None:
+        bits = groups.get((kind, key))
+        if bits is None:
+            bits = groups[(kind, key)] = bytearray(size)
+        bits[rank >> 3] |= 1 << (rank & 7)
+
+    for dim, slug, rank in conn.execute(
+        "SELECT t.dimension, t.slug, i.sort_rank FROM incidentterm it"
+        " JOIN term t ON t.id = it.term_id JOIN incident i ON i.id = it.incident_id"
+    ):
+        add(dim, slug, rank)
+    for slug, rank in conn.execute(
+        "SELECT p.slug, i.sort_rank FROM incidentpattern ip"
+        " JOIN pattern p ON p.id = ip.pattern_id JOIN incident i ON i.id = ip.incident_id"
+    ):
+        add("pattern", slug, rank)
+    for org, year, rank in conn.execute("SELECT organization, year, sort_rank FROM incident"):
+        add("org", org, rank)
+        add("year", str(year), rank)
+    conn.executemany(
+        "INSERT INTO bitset (kind, key, count, bits) VALUES (?, ?, ?, ?)",
+        [
+            (kind, key, int.from_bytes(bits, "little").bit_count(), bytes(bits))
+            for (kind, key), bits in groups.items()
+        ],
+    )

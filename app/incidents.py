@@ -1,0 +1,467 @@
+"""list_incidents(store, filters) -> IncidentPage, get_incident(store, slug): the one query path.
+
+Pages, the API, the feed, the exports and the graph all call these with the same Filter.
+"""
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from app.facets import Filter
+from app.schema import DIMENSIONS
+from app.search import highlight, matches_text
+from app.store import Store
+from app.taxonomy import TermInfo
+
+FACET_KINDS = (*DIMENSIONS, "org")
+ORG_FACET_SIZE = 12
+GROUP_SIZE = 3
+
+
+@dataclass(frozen=True)
+class FacetValue:
+    kind: str
+    slug: str
+    label: str
+    count: int
+    selected: bool
+    toggle_url: str
+    parent: str | None = None
+
+
+FACET_TOP = 8
+
+
+@dataclass(frozen=True)
+class Facet:
+    kind: str
+    values: tuple[FacetValue, ...]
+    truncated: bool = False  # org: only the biggest values are listed
+
+    @property
+    def ranked(self) -> list[FacetValue]:
+        """Selected values first, then by count (ties keep taxonomy order)."""
+        return sorted(self.values, key=lambda v: (not v.selected, -v.count))
+
+    @property
+    def top(self) -> list[FacetValue]:
+        return [v for v in self.ranked if v.selected or v.count][:FACET_TOP]
+
+    @property
+    def rest(self) -> list[FacetValue]:
+        shown = {v.slug for v in self.top}
+        return [v for v in self.ranked if v.slug not in shown]
+
+
+@dataclass(frozen=True)
+class Chip:
+    kind: str
+    slug: str
+    label: str
+    remove_url: str
+
+
+@dataclass(frozen=True)
+class YearBar:
+    year: int
+    count: int
+    selected: bool
+    url: str
+
+
+@dataclass(frozen=True)
+class IncidentCard:
+    slug: str
+    organization: str
+    date: str
+    year: int
+    title: str
+    tags: dict[str, list[TermInfo]]
+    body: dict[str, Any]
+    snippet: Any = None
+    patterns: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CauseGroup:
+    term: TermInfo
+    count: int
+    url: str
+    incidents: tuple[IncidentCard, ...]
+
+
+@dataclass(frozen=True)
+class PatternCount:
+    slug: str
+    title: str
+    count: int
+
+
+@dataclass(frozen=True)
+class IncidentPage:
+    filters: Filter
+    lang: str
+    total: int
+    library_total: int
+    page: int
+    pages: int
+    page_size: int
+    start: int
+    end: int
+    requested_page: int
+    items: tuple[IncidentCard, ...]
+    facets: dict[str, Facet]
+    chips: tuple[Chip, ...]
+    years: tuple[YearBar, ...]
+    top_components: tuple[FacetValue, ...]
+    groups: tuple[CauseGroup, ...]
+    recommendations: tuple[FacetValue, ...]
+    patterns: tuple[PatternCount, ...]
+    notices: tuple[str, ...] = ()
+    page_urls: dict[str, str] = field(default_factory=dict)
+
+
+def parse_filter(store: Store, pairs: list[tuple[str, str]]) -> Filter:
+    """Filter.parse with this library's vocabulary (organisations matched case-insensitively)."""
+    fixed = [(k, store.canonical_org(v) or v) if k == "org" else (k, v) for k, v in pairs]
+    return Filter.parse(fixed, is_known=store.is_known)
+
+
+def _dimension_mask(store: Store, filters: Filter, kind: str) -> int | None:
+    values = filters.values(kind)
+    if not values:
+        return None
+    mask = 0
+    for value in values:
+        mask |= store.term_bits(kind, value)
+    return mask
+
+
+def _year_mask(store: Store, filters: Filter) -> int | None:
+    if filters.year_from is None and filters.year_to is None:
+        return None
+    low = filters.year_from if filters.year_from is not None else -1
+    high = filters.year_to if filters.year_to is not None else 10**9
+    mask = 0
+    for year in store.years:
+        if low <= year <= high:
+            mask |= store.term_bits("year", str(year))
+    return mask
+
+
+def masks(store: Store, filters: Filter) -> dict[str, int]:
+    """Each active constraint as a bitset: one per facet kind, years, and search text."""
+    out: dict[str, int] = {}
+    for kind in FACET_KINDS:
+        mask = _dimension_mask(store, filters, kind)
+        if mask is not None:
+            out[kind] = mask
+    year = _year_mask(store, filters)
+    if year is not None:
+        out["year"] = year
+    if filters.q:
+        out["q"] = store.search(filters.q).bits
+    return out
+
+
+def combine(store: Store, active: dict[str, int], *, without: str = "") -> int:
+    result = store.all_bits
+    for kind, mask in active.items():
+        if kind != without:
+            result &= mask
+    return result
+
+
+def result_bits(store: Store, filters: Filter) -> int:
+    """The incidents a filter selects, as a bitset over sort_rank."""
+    return combine(store, masks(store, filters))
+
+
+def ordered_ranks(store: Store, filters: Filter, bits: int) -> np.ndarray:
+    """Ranks of the selected incidents in the filter's sort order."""
+    if filters.effective_sort == "relevance":
+        order = store.search(filters.q).by_relevance
+        if not len(order):
+            return order
+        keep = store.mask(bits)[order]
+        return order[keep]
+    ranks = store.ranks(bits)
+    return ranks[::-1] if filters.effective_sort == "oldest" else ranks
+
+
+def list_incidents(
+    store: Store, filters: Filter, *, lang: str, page_size: int = 20
+) -> IncidentPage:
+    """The incident list for a filter: one page of cards, facets, chips, groups, paging."""
+    active = masks(store, filters)
+    bits = combine(store, active)
+    total = bits.bit_count()
+    pages = max(1, -(-total // page_size))
+    page = min(filters.page, pages)
+    notices = [ignored.reason for ignored in filters.ignored]
+    if filters.page > pages:
+        notices.append(f"page {filters.page} is past the end; showing page {pages}")
+    order = ordered_ranks(store, filters, bits)
+    start = (page - 1) * page_size
+    page_ranks = [int(r) for r in order[start : start + page_size]]
+    items = tuple(card(store, row, lang, filters.q) for row in store.rows_by_rank(page_ranks))
+    facets = {kind: _facet(store, filters, active, kind, lang, bits) for kind in FACET_KINDS}
+    return IncidentPage(
+        filters=filters,
+        lang=lang,
+        total=total,
+        library_total=store.total,
+        page=page,
+        pages=pages,
+        page_size=page_size,
+        start=start + 1 if total else 0,
+        end=start + len(page_ranks),
+        requested_page=filters.page,
+        items=items,
+        facets=facets,
+        chips=_chips(store, filters, lang),
+        years=_years(store, filters, active),
+        top_components=_top_components(store, bits, filters, lang),
+        groups=_groups(store, filters, bits, lang),
+        recommendations=_recommendations(store, filters, lang),
+        patterns=_patterns(store, bits, lang),
+        notices=tuple(notices),
+        page_urls=_page_urls(filters, page, pages),
+    )
+
+
+def _facet(
+    store: Store, filters: Filter, active: dict[str, int], kind: str, lang: str, bits: int
+) -> Facet:
+    """Counts given the other filters: an unselected value's count is what clicking it returns."""
+    base = combine(store, active, without=kind)
+    own = active.get(kind)
+    selected = set(filters.values(kind))
+    values: list[FacetValue] = []
+    if kind == "org":
+        keys = [(org, org, None) for org in store.orgs]
+    else:
+        keys = [(t.slug, t.label(lang), t.parent) for t in store.taxonomy.terms[kind]]
+    for slug, label, parent in keys:
+        term = store.term_bits(kind, slug)
+        if slug in selected:
+            count = (bits & term).bit_count()
+        elif own is not None:
+            count = (base & (own | term)).bit_count()
+        else:
+            count = (base & term).bit_count()
+        values.append(
+            FacetValue(
+                kind,
+                slug,
+                label,
+                count,
+                slug in selected,
+                filters.toggled(kind, slug).url(),
+                parent,
+            )
+        )
+    if kind == "org":
+        ranked = sorted(values, key=lambda v: (not v.selected, -v.count, v.label.lower()))
+        shown = [v for v in ranked if v.selected or v.count][: max(ORG_FACET_SIZE, len(selected))]
+        return Facet(kind, tuple(shown), truncated=len([v for v in values if v.count]) > len(shown))
+    return Facet(kind, tuple(values))
+
+
+def _chips(store: Store, filters: Filter, lang: str) -> tuple[Chip, ...]:
+    chips: list[Chip] = []
+    if filters.q:
+        chips.append(Chip("q", filters.q, filters.q, filters.with_(q="", sort="").url()))
+    for kind in FACET_KINDS:
+        for slug in filters.values(kind):
+            term = store.taxonomy.get(kind, slug)
+            label = term.label(lang) if term else slug
+            chips.append(Chip(kind, slug, label, filters.toggled(kind, slug).url()))
+    if filters.year_from is not None:
+        chips.append(
+            Chip(
+                "from",
+                str(filters.year_from),
+                str(filters.year_from),
+                filters.with_(year_from=None).url(),
+            )
+        )
+    if filters.year_to is not None:
+        chips.append(
+            Chip(
+                "to", str(filters.year_to), str(filters.year_to), filters.with_(year_to=None).url()
+            )
+        )
+    return tuple(chips)
+
+
+def _years(store: Store, filters: Filter, active: dict[str, int]) -> tuple[YearBar, ...]:
+    base = combine(store, active, without="year")
+    bars = []
+    for year in store.years:
+        count = (base & store.term_bits("year", str(year))).bit_count()
+        if not count:
+            continue
+        low, high = filters.year_from, filters.year_to
+        selected = (low is not None or high is not None) and (low or 0) <= year <= (high or 9999)
+        bars.append(
+            YearBar(year, count, selected, filters.with_(year_from=year, year_to=year).url())
+        )
+    return tuple(bars)
+
+
+def _top_components(store: Store, bits: int, filters: Filter, lang: str) -> tuple[FacetValue, ...]:
+    """The most frequent components in the current result (groups left out), most first."""
+    counted = []
+    for term in store.taxonomy.terms["component"]:
+        count = (bits & store.term_bits("component", term.slug)).bit_count()
+        if count and term.parent is not None:
+            counted.append((count, term))
+    counted.sort(key=lambda pair: (-pair[0], pair[1].slug))
+    return tuple(
+        FacetValue(
+            "component",
+            t.slug,
+            t.label(lang),
+            c,
+            t.slug in filters.component,
+            filters.toggled("component", t.slug).url()
+            if t.slug not in filters.component
+            else filters.url(),
+        )
+        for c, t in counted[:3]
+    )
+
+
+def _groups(store: Store, filters: Filter, bits: int, lang: str) -> tuple[CauseGroup, ...]:
+    groups = []
+    for term in store.taxonomy.terms["cause"]:
+        cause_bits = bits & store.term_bits("cause", term.slug)
+        count = cause_bits.bit_count()
+        if not count:
+            continue
+        ranks = [int(r) for r in ordered_ranks(store, filters, cause_bits)[:GROUP_SIZE]]
+        cards = tuple(card(store, row, lang, "") for row in store.rows_by_rank(ranks))
+        url = filters if term.slug in filters.cause else filters.toggled("cause", term.slug)
+        groups.append(CauseGroup(term, count, url.with_().url(), cards))
+    groups.sort(key=lambda g: (-g.count, g.term.position))
+    return tuple(groups)
+
+
+def _recommendations(store: Store, filters: Filter, lang: str) -> tuple[FacetValue, ...]:
+    if not filters.q:
+        return ()
+    out = []
+    for term in store.taxonomy.recommend(filters.q):
+        if term.slug in filters.values(term.dimension):
+            continue
+        url = filters.toggled(term.dimension, term.slug).url()
+        count = store.counts.get((term.dimension, term.slug), 0)
+        out.append(FacetValue(term.dimension, term.slug, term.label(lang), count, False, url))
+    return tuple(out[:8])
+
+
+def _patterns(store: Store, bits: int, lang: str) -> tuple[PatternCount, ...]:
+    counted = []
+    for pattern in store.patterns:
+        count = (bits & store.term_bits("pattern", pattern.slug)).bit_count()
+        if count:
+            counted.append(PatternCount(pattern.slug, pattern.title(lang), count))
+    counted.sort(key=lambda p: -p.count)
+    return tuple(counted)
+
+
+def _page_urls(filters: Filter, page: int, pages: int) -> dict[str, str]:
+    urls = {}
+    if page > 1:
+        urls["prev"] = filters.with_(page=page - 1).url()
+        urls["first"] = filters.with_(page=1).url()
+    if page < pages:
+        urls["next"] = filters.with_(page=page + 1).url()
+        urls["last"] = filters.with_(page=pages).url()
+    return urls
+
+
+def page_numbers(page: int, pages: int) -> list[int | None]:
+    """Page links to show: first, last, and a window around the current page (None = gap)."""
+    wanted = {1, pages, *range(max(1, page - 2), min(pages, page + 2) + 1)}
+    out: list[int | None] = []
+    previous = 0
+    for number in sorted(wanted):
+        if number - previous > 1:
+            out.append(None)
+        out.append(number)
+        previous = number
+    return out
+
+
+def card(store: Store, row: dict[str, Any], lang: str, q: str) -> IncidentCard:
+    tags_raw: dict[str, list[str]] = json.loads(row["tags_json"])
+    tags = {
+        dim: [t for t in (store.taxonomy.get(dim, s) for s in tags_raw.get(dim, [])) if t]
+        for dim in DIMENSIONS
+    }
+    body: dict[str, Any] = json.loads(row["body_json"])
+    title = row["title_ko"] if lang == "ko" else row["title_en"]
+    snippet = _snippet(body, title, lang, q) if q else None
+    return IncidentCard(
+        slug=row["slug"],
+        organization=row["organization"],
+        date=row["date"],
+        year=row["year"],
+        title=title,
+        tags=tags,
+        body=body,
+        snippet=snippet,
+        patterns=tuple(json.loads(row["patterns_json"])),
+    )
+
+
+def _snippet(body: dict[str, Any], title: str, lang: str, q: str) -> Any:
+    other = "en" if lang == "ko" else "ko"
+    for language in (lang, other):
+        for name in ("symptom", "trigger", "detection", "lessons", "actions", "follow_ups"):
+            section = body.get(name)
+            if not section:
+                continue
+            value = section[language]
+            texts = value if isinstance(value, list) else [value]
+            for item in texts:
+                if matches_text([item], q):
+                    return highlight(item, q)
+    if matches_text([title], q):
+        return None  # the title already shows the match
+    section = body.get("symptom")
+    return highlight(section[lang], q) if section else None
+
+
+@dataclass(frozen=True)
+class IncidentDetail:
+    card: IncidentCard
+    sources: list[dict[str, str]]
+    related: tuple[IncidentCard, ...]
+    patterns: tuple[PatternCount, ...]
+
+
+def get_incident(store: Store, slug: str, *, lang: str) -> IncidentDetail | None:
+    """One incident with its sources, patterns and related incidents (most shared tags)."""
+    row = store.row_by_slug(slug)
+    if row is None:
+        return None
+    this = card(store, row, lang, "")
+    scores = np.zeros(store.total, dtype=np.int16)
+    for dim in DIMENSIONS:
+        for term in this.tags[dim]:
+            scores += store.mask(store.term_bits(dim, term.slug))
+    scores[row["sort_rank"]] = -1
+    top = np.lexsort((np.arange(store.total), -scores))[:5]
+    related_ranks = [int(r) for r in top if scores[r] > 0]
+    related = tuple(card(store, r, lang, "") for r in store.rows_by_rank(related_ranks))
+    patterns = tuple(
+        PatternCount(p, store.pattern_by_slug[p].title(lang), 0)
+        for p in this.patterns
+        if p in store.pattern_by_slug
+    )
+    return IncidentDetail(this, json.loads(row["sources_json"]), related, patterns)

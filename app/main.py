@@ -1,0 +1,114 @@
+"""create_app(settings) -> FastAPI. Serve with: uvicorn --factory app.main:create_app"""
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+
+from app.config import Settings
+from app.facets import FilterError
+from app.i18n import choose_lang
+from app.routes import pages
+from app.store import StoreHolder
+from app.templating import View, make_templates
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+}
+
+
+class SecurityHeaders(BaseHTTPMiddleware):
+    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+        response = await call_next(request)
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    app = FastAPI(
+        title="Incident Library",
+        description=(
+            "Public infrastructure incident reports, tagged by cause, component, symptom and "
+            "contributing factor, in English and Korean. Every list endpoint takes the same "
+            "filters as the /incidents page."
+        ),
+        version="0.1.0",
+    )
+    app.state.settings = settings
+    app.state.stores = StoreHolder(
+        settings.database_path, search_cache_size=settings.search_cache_size
+    )
+    app.state.templates = make_templates(settings.templates_dir)
+    app.add_middleware(SecurityHeaders)
+    app.mount("/static", StaticFiles(directory=settings.static_dir), name="static")
+    app.include_router(pages.router)
+    for name in ("api", "feeds", "graph", "patterns"):
+        module = _optional_router(name)
+        if module is not None:
+            app.include_router(module)
+    _install_error_pages(app)
+    return app
+
+
+def _optional_router(name: str):  # type: ignore[no-untyped-def]
+    import importlib
+
+    try:
+        module = importlib.import_module(f"app.routes.{name}")
+    except ModuleNotFoundError:
+        return None
+    return module.router
+
+
+def _wants_json(request: Request) -> bool:
+    return request.url.path.startswith("/api/") or request.url.path.endswith(".json")
+
+
+def _error(request: Request, status: int, message: str, parameter: str | None = None) -> Response:
+    if _wants_json(request):
+        body: dict[str, object] = {"error": message, "status": status}
+        if parameter:
+            body["parameter"] = parameter
+        return JSONResponse(body, status_code=status)
+    lang = choose_lang(request, request.query_params.get("lang", ""))
+    view = View(lang=lang, path=request.url.path, canonical=request.url.path, lang_switch_url="/")
+    templates = request.app.state.templates
+    html = templates.get_template("error.html").render(
+        request=request, view=view, t=view.t, status=status, message=message
+    )
+    return HTMLResponse(html, status_code=status)
+
+
+def _install_error_pages(app: FastAPI) -> None:
+    @app.exception_handler(FilterError)
+    async def _filter_error(request: Request, exc: FilterError) -> Response:
+        return _error(request, 400, f"{exc.parameter}: {exc.reason}", exc.parameter)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(request: Request, exc: RequestValidationError) -> Response:
+        first = exc.errors()[0] if exc.errors() else {}
+        loc = [str(p) for p in first.get("loc", ()) if p not in ("query", "path", "body")]
+        parameter = ".".join(loc) or None
+        return _error(request, 400, f"{parameter or 'request'}: {first.get('msg', 'invalid')}",
+                      parameter)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        message = exc.detail if isinstance(exc.detail, str) else "error"
+        if exc.status_code == 404 and message == "Not Found":
+            message = f"Nothing here: {request.url.path}"
+        return _error(request, exc.status_code, message)
+
+    @app.exception_handler(Exception)
+    async def _server_error(request: Request, exc: Exception) -> Response:  # pragma: no cover
+        return _error(request, 500, "Something went wrong on our side. Please try again.")

@@ -1,0 +1,132 @@
+"""The data contract: typed, validated shapes of data/taxonomy.yaml and data/incidents/*."""
+
+import datetime as dt
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+
+DIMENSIONS: tuple[str, ...] = ("cause", "component", "symptom", "factor")
+Dimension = Literal["cause", "component", "symptom", "factor"]
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+INCIDENT_ID = re.compile(r"^IL-\d{4,}$")
+DATE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$")
+
+
+def _nonblank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be empty")
+    return value
+
+
+def _korean(value: str) -> str:
+    if not HANGUL.search(value):
+        raise ValueError("Korean text expected (no Hangul found)")
+    return value
+
+
+Text = Annotated[str, AfterValidator(_nonblank)]
+KoText = Annotated[str, AfterValidator(_nonblank)]  # labels may be Latin (etcd, DNS)
+KoProse = Annotated[str, AfterValidator(_nonblank), AfterValidator(_korean)]
+Slug = Annotated[str, Field(pattern=SLUG.pattern)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Label(Strict):
+    en: Text
+    ko: KoText
+
+
+class Prose(Strict):
+    en: Text
+    ko: KoProse
+
+
+class ProseList(Strict):
+    en: list[Text] = Field(min_length=1)
+    ko: list[KoProse] = Field(min_length=1)
+
+    def model_post_init(self, _context: Any) -> None:
+        if len(self.en) != len(self.ko):
+            raise ValueError("en and ko must have the same number of items")
+
+
+class TermFile(Strict):
+    slug: Slug
+    label: Label
+    description: Prose
+    aliases: list[Text] = []
+    parent: Slug | None = None
+
+
+class TaxonomyFile(Strict):
+    cause: list[TermFile] = Field(min_length=1)
+    component: list[TermFile] = Field(min_length=1)
+    symptom: list[TermFile] = Field(min_length=1)
+    factor: list[TermFile] = Field(min_length=1)
+
+
+class Tags(Strict):
+    cause: list[Slug] = Field(min_length=1)
+    component: list[Slug] = Field(min_length=1)
+    symptom: list[Slug] = Field(min_length=1)
+    factor: list[Slug] = Field(min_length=1)
+
+
+class Source(Strict):
+    url: Annotated[str, Field(pattern=r"^https?://[^\s]+$")]
+    title: Text
+    publisher: Text
+
+
+class IncidentFile(Strict):
+    """One incident as written in data/incidents/IL-NNNN.yaml or a line of *.jsonl."""
+
+    id: Annotated[str, Field(pattern=INCIDENT_ID.pattern)]
+    organization: Text
+    date: int | str
+    title: Prose
+    tags: Tags
+    symptom: Prose
+    trigger: Prose
+    detection: Prose | None = None
+    actions: ProseList
+    follow_ups: ProseList | None = None
+    lessons: Prose
+    sources: list[Source] = Field(min_length=1)
+    patterns: list[Slug] = []
+
+    @field_validator("date", mode="before")
+    @classmethod
+    def _date_from_yaml(cls, value: Any) -> Any:
+        # YAML reads an unquoted 2019-01-22 as a date; the contract means the same day.
+        if isinstance(value, dt.date):
+            return value.isoformat()
+        return value
+
+    @field_validator("date")
+    @classmethod
+    def _date(cls, value: int | str) -> int | str:
+        parse_date(value)
+        return value
+
+    @property
+    def date_parts(self) -> tuple[int, int, int]:
+        return parse_date(self.date)
+
+
+def parse_date(value: int | str) -> tuple[int, int, int]:
+    """(year, month, day) with 0 for unknown parts; raises ValueError for anything else."""
+    match = DATE.match(str(value))
+    if not match:
+        raise ValueError("date must be YYYY, YYYY-MM or YYYY-MM-DD")
+    year, month, day = (int(part) if part else 0 for part in match.groups())
+    if not 1900 <= year <= 2100:
+        raise ValueError("year out of range 1900-2100")
+    if month:
+        dt.date(year, month, day or 1)  # raises ValueError for 2019-13 or 2019-02-30
+    return year, month, day

@@ -1,0 +1,202 @@
+"""The built database opened for serving: read-only, with facet bitsets held in memory.
+
+Every facet value's incidents are a bitset over `sort_rank` (bit 0 = newest), computed by
+`build` and loaded once per process, so filtering and every facet count are a few big-integer
+ANDs and popcounts whatever the library's size. Rows are read from SQLite only for the page shown.
+"""
+
+import json
+import os
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sqlalchemy import Engine, text
+
+from app.db import make_engine
+from app.search import match_expression
+from app.taxonomy import Taxonomy
+
+
+@dataclass(frozen=True)
+class PatternInfo:
+    slug: str
+    title_en: str
+    title_ko: str
+    data: dict[str, Any]
+
+    def title(self, lang: str) -> str:
+        return self.title_ko if lang == "ko" else self.title_en
+
+
+@dataclass(frozen=True)
+class SearchHits:
+    """Incidents matching one search text: a bitset and the ranks in relevance order."""
+
+    bits: int
+    by_relevance: np.ndarray
+
+
+class Store:
+    """One opened database file and everything derived from it at load time."""
+
+    def __init__(self, path: Path, *, search_cache_size: int = 256) -> None:
+        self.path = path
+        self.identity = _identity(path)
+        self.engine: Engine = make_engine(path, read_only=True)
+        with self.engine.connect() as conn:
+            self.taxonomy = Taxonomy.load(conn)
+            self.total = int(conn.execute(text("SELECT COUNT(*) FROM incident")).scalar_one())
+            self.bits: dict[tuple[str, str], int] = {}
+            self.counts: dict[tuple[str, str], int] = {}
+            for kind, key, count, blob in conn.execute(
+                text("SELECT kind, key, count, bits FROM bitset")
+            ):
+                self.bits[(kind, key)] = int.from_bytes(blob, "little")
+                self.counts[(kind, key)] = count
+            self.patterns = [
+                PatternInfo(slug, t_en, t_ko, json.loads(data))
+                for slug, t_en, t_ko, data in conn.execute(
+                    text(
+                        "SELECT slug, title_en, title_ko, data_json FROM pattern ORDER BY position"
+                    )
+                )
+            ]
+        self.all_bits = (1 << self.total) - 1
+        self.nbytes = (self.total + 7) // 8
+        self.orgs = sorted(
+            (key for kind, key in self.bits if kind == "org"),
+            key=lambda org: (-self.counts[("org", org)], org.lower()),
+        )
+        self.org_lookup = {org.casefold(): org for org in self.orgs}
+        self.years = sorted(int(key) for kind, key in self.bits if kind == "year")
+        self.pattern_by_slug = {p.slug: p for p in self.patterns}
+        self._search_cache: OrderedDict[str, SearchHits] = OrderedDict()
+        self._search_cache_size = search_cache_size
+        self._lock = threading.Lock()
+
+    # -- facts -----------------------------------------------------------------------------
+    def is_known(self, dimension: str, value: str) -> bool:
+        if dimension == "org":
+            return ("org", value) in self.counts
+        return self.taxonomy.get(dimension, value) is not None
+
+    def canonical_org(self, value: str) -> str | None:
+        """The organisation's spelling in the data for a case-insensitive match."""
+        return self.org_lookup.get(value.casefold())
+
+    def term_bits(self, kind: str, key: str) -> int:
+        return self.bits.get((kind, key), 0)
+
+    # -- bit helpers -----------------------------------------------------------------------
+    def ranks(self, bits: int) -> np.ndarray:
+        """Sort ranks of the set bits, ascending (newest first)."""
+        if not bits:
+            return np.empty(0, dtype=np.int64)
+        raw = np.frombuffer(bits.to_bytes(self.nbytes, "little"), dtype=np.uint8)
+        return np.flatnonzero(np.unpackbits(raw, bitorder="little"))
+
+    def mask(self, bits: int) -> np.ndarray:
+        raw = np.frombuffer(bits.to_bytes(self.nbytes, "little"), dtype=np.uint8)
+        return np.unpackbits(raw, bitorder="little")[: self.total].astype(bool)
+
+    # -- search ----------------------------------------------------------------------------
+    def search(self, q: str) -> SearchHits:
+        """Incidents matching q (cached by the normalised text, bounded LRU)."""
+        with self._lock:
+            hit = self._search_cache.get(q)
+            if hit is not None:
+                self._search_cache.move_to_end(q)
+                return hit
+        hits = self._search_uncached(q)
+        with self._lock:
+            self._search_cache[q] = hits
+            while len(self._search_cache) > self._search_cache_size:
+                self._search_cache.popitem(last=False)
+        return hits
+
+    def _search_uncached(self, q: str) -> SearchHits:
+        expression = match_expression(q)
+        if expression is None:
+            return SearchHits(0, np.empty(0, dtype=np.int64))
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                text(
+                    "SELECT i.sort_rank FROM incident_fts f JOIN incident i ON i.id = f.rowid"
+                    " WHERE incident_fts MATCH :m"
+                    " ORDER BY bm25(incident_fts, 10.0, 1.0, 4.0), i.sort_rank"
+                ),
+                {"m": expression},
+            ).all()
+        order = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        buffer = bytearray(self.nbytes)
+        for rank in order.tolist():
+            buffer[rank >> 3] |= 1 << (rank & 7)
+        return SearchHits(int.from_bytes(buffer, "little"), order)
+
+    # -- rows ------------------------------------------------------------------------------
+    def rows_by_rank(self, ranks: list[int]) -> list[dict[str, Any]]:
+        """Incident rows for the given sort ranks, in that order."""
+        if not ranks:
+            return []
+        placeholders = ",".join(str(int(r)) for r in ranks)
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                text(
+                    "SELECT slug, organization, date, year, sort_rank, title_en, title_ko,"
+                    " body_json, tags_json, sources_json, patterns_json FROM incident"
+                    f" WHERE sort_rank IN ({placeholders})"
+                )
+            ).mappings()
+            by_rank = {row["sort_rank"]: dict(row) for row in rows}
+        return [by_rank[r] for r in ranks if r in by_rank]
+
+    def row_by_slug(self, slug: str) -> dict[str, Any] | None:
+        with self.engine.connect() as conn:
+            row = (
+                conn.execute(
+                    text(
+                        "SELECT slug, organization, date, year, sort_rank, title_en, title_ko,"
+                        " body_json, tags_json, sources_json, patterns_json FROM incident"
+                        " WHERE slug = :slug"
+                    ),
+                    {"slug": slug},
+                )
+                .mappings()
+                .first()
+            )
+        return dict(row) if row else None
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    stat = os.stat(path)
+    return (stat.st_ino, stat.st_mtime_ns)
+
+
+class StoreHolder:
+    """Hands out the current Store; reopens it when `build` has swapped in a new file."""
+
+    def __init__(self, path: Path, *, search_cache_size: int = 256) -> None:
+        self.path = path
+        self.search_cache_size = search_cache_size
+        self._store: Store | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> Store:
+        store = self._store
+        try:
+            current = _identity(self.path)
+        except FileNotFoundError:
+            current = None
+        if store is not None and (current is None or store.identity == current):
+            return store
+        with self._lock:
+            if self._store is None or (current is not None and self._store.identity != current):
+                old = self._store
+                self._store = Store(self.path, search_cache_size=self.search_cache_size)
+                if old is not None:
+                    old.engine.dispose()
+            return self._store
