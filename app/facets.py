@@ -9,6 +9,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 from urllib.parse import quote, urlencode
 
 from app.schema import DIMENSIONS
@@ -186,7 +187,8 @@ class Filter:
         """The filter with one value of a dimension (or org) added or removed; back to page 1."""
         current = self.values(dimension)
         new = tuple(v for v in current if v != value) if value in current else (*current, value)
-        return replace(self, **{dimension: tuple(sorted(new))}, page=1, ignored=())
+        changes: dict[str, Any] = {dimension: tuple(sorted(new)), "page": 1, "ignored": ()}
+        return replace(self, **changes)
 
     def with_(self, **changes: object) -> "Filter":
         """A copy with fields changed; any change other than page returns to page 1."""

@@ -18,6 +18,7 @@ from alembic import command
 from alembic.config import Config
 from pydantic import ValidationError
 
+from app.checks.patterns import PatternsError, load_patterns
 from app.config import ROOT
 from app.schema import DIMENSIONS, IncidentFile, TaxonomyFile
 from app.search import index_text
@@ -86,19 +87,10 @@ def load_patterns_raw(data_dir: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
     try:
-        from app.checks.patterns import PatternError, load_patterns
-    except ImportError:  # pragma: no cover - the checks package ships with the app
-        load_patterns = None
-    if load_patterns is not None:
-        try:
-            patterns = load_patterns(data_dir)
-        except PatternError as exc:
-            raise DataError([Problem(str(path), "(pattern)", str(exc))]) from None
-        return [p.model_dump(mode="json") for p in patterns]
-    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    if not isinstance(raw, list):
-        raise DataError([Problem(str(path), "(file)", "a list of patterns expected")])
-    return raw
+        patterns = load_patterns(data_dir)
+    except PatternsError as exc:
+        raise DataError([Problem(str(path), "(pattern)", str(exc))]) from None
+    return [p.model_dump(mode="json") for p in patterns]
 
 
 def iter_incident_records(data_dir: Path) -> Iterator[tuple[str, Any]]:
@@ -234,7 +226,8 @@ def _load(db: Path, data_dir: Path, taxonomy: TaxonomyFile, patterns: list[dict[
             count += 1
         if checker.problems:
             raise DataError(checker.problems)
-        _rank_and_index(conn)
+        parents = {t.slug: t.parent for t in taxonomy.component if t.parent}
+        _rank_and_index(conn, parents)
         conn.execute(
             "INSERT INTO meta (key, value) VALUES ('incidents', ?), ('source', ?)",
             (str(count), str(data_dir)),
@@ -356,8 +349,12 @@ def _insert_incident(
     )
 
 
-def _rank_and_index(conn: sqlite3.Connection) -> None:
-    """Number incidents newest first, then store each facet value's incidents as a bitset."""
+def _rank_and_index(conn: sqlite3.Connection, parents: dict[str, str]) -> None:
+    """Number incidents newest first, then store each facet value's incidents as a bitset.
+
+    A component group (a term other components name as `parent`) selects its own incidents
+    and every incident of its members: filtering on `kubernetes` means any Kubernetes part.
+    """
     conn.execute(
         "UPDATE incident SET sort_rank = r.rank FROM (SELECT id, ROW_NUMBER() OVER ("
         "ORDER BY year DESC, month DESC, day DESC, slug DESC) - 1 AS rank FROM incident) AS r"
@@ -378,6 +375,8 @@ def _rank_and_index(conn: sqlite3.Connection) -> None:
         " JOIN term t ON t.id = it.term_id JOIN incident i ON i.id = it.incident_id"
     ):
         add(dim, slug, rank)
+        if dim == "component" and slug in parents:
+            add(dim, parents[slug], rank)
     for slug, rank in conn.execute(
         "SELECT p.slug, i.sort_rank FROM incidentpattern ip"
         " JOIN pattern p ON p.id = ip.pattern_id JOIN incident i ON i.id = ip.incident_id"

@@ -186,7 +186,8 @@ def ordered_ranks(store: Store, filters: Filter, bits: int) -> np.ndarray:
         if not len(order):
             return order
         keep = store.mask(bits)[order]
-        return order[keep]
+        selected: np.ndarray = order[keep]
+        return selected
     ranks = store.ranks(bits)
     return ranks[::-1] if filters.effective_sort == "oldest" else ranks
 
@@ -240,6 +241,7 @@ def _facet(
     own = active.get(kind)
     selected = set(filters.values(kind))
     values: list[FacetValue] = []
+    keys: list[tuple[str, str, str | None]]
     if kind == "org":
         keys = [(org, org, None) for org in store.orgs]
     else:

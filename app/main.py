@@ -99,8 +99,9 @@ def _install_error_pages(app: FastAPI) -> None:
         first = exc.errors()[0] if exc.errors() else {}
         loc = [str(p) for p in first.get("loc", ()) if p not in ("query", "path", "body")]
         parameter = ".".join(loc) or None
-        return _error(request, 400, f"{parameter or 'request'}: {first.get('msg', 'invalid')}",
-                      parameter)
+        return _error(
+            request, 400, f"{parameter or 'request'}: {first.get('msg', 'invalid')}", parameter
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:

@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import Response
 from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app.facets import Filter
@@ -27,7 +27,7 @@ class View:
 
 def tag_url(dimension: str, slug: str, lang: str = "") -> str:
     """The list filtered by one tag value (the target of every tag chip)."""
-    return Filter(**{dimension: (slug,)}, lang=lang if lang == "ko" else "").url()
+    return Filter(lang=lang if lang == "ko" else "").toggled(dimension, slug).url()
 
 
 def incident_url(slug: str, lang: str = "") -> str:
@@ -63,11 +63,11 @@ def render(
     block: str | None = None,
     status_code: int = 200,
     remember_lang: bool = False,
-) -> HTMLResponse:
+) -> Response:
     """Render `name` whole, or only `block` for an htmx request; the same template either way."""
     partial = block is not None and is_partial(request)
     full_context = {"request": request, "view": view, "t": view.t, **context}
-    response: HTMLResponse
+    response: Response
     if partial:
         response = templates.TemplateResponse(
             request, name, full_context, block_name=block, status_code=status_code
@@ -75,9 +75,7 @@ def render(
         # htmx ignores headers on redirects, so the canonical URL is pushed from here.
         response.headers["HX-Push-Url"] = view.canonical
     else:
-        response = templates.TemplateResponse(
-            request, name, full_context, status_code=status_code
-        )
+        response = templates.TemplateResponse(request, name, full_context, status_code=status_code)
     if block is not None:
         response.headers["Vary"] = "HX-Request, Cookie, Accept-Language"
     if remember_lang:

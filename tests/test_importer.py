@@ -1,0 +1,144 @@
+"""build and validate: every file checked, problems named, the old database left alone."""
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from app.cli import main
+from app.importer import DataError, build, validate
+
+
+def count(db: Path) -> int:
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM incident").fetchone()[0])
+
+
+def test_build_loads_every_fixture_incident(small_data: Path, tmp_path: Path) -> None:
+    db = tmp_path / "lib.db"
+    assert build(small_data, db) == 4
+    assert count(db) == 4
+    with sqlite3.connect(db) as conn:
+        ranks = conn.execute("SELECT slug FROM incident ORDER BY sort_rank").fetchall()
+    # newest first: Neon 2025-05-16, 2i2c 2020-10-28, Moonlight 2019-01, Universe 2017
+    assert [r[0] for r in ranks] == ["IL-0006", "IL-0094", "IL-0064", "IL-0036"]
+
+
+def test_rebuild_gives_the_same_database_content(small_data: Path, tmp_path: Path) -> None:
+    first, second = tmp_path / "a.db", tmp_path / "b.db"
+    build(small_data, first)
+    build(small_data, second)
+    dump = []
+    for db in (first, second):
+        with sqlite3.connect(db) as conn:
+            dump.append(
+                conn.execute(
+                    "SELECT slug, sort_rank, tags_json FROM incident ORDER BY slug"
+                ).fetchall()
+            )
+    assert dump[0] == dump[1]
+
+
+def test_invalid_file_is_reported_with_path_field_and_reason(small_data: Path) -> None:
+    path = small_data / "incidents" / "IL-0064.yaml"
+    record = yaml.safe_load(path.read_text())
+    record["tags"]["cause"] = ["not-a-cause"]
+    del record["lessons"]
+    path.write_text(yaml.safe_dump(record, allow_unicode=True))
+    with pytest.raises(DataError) as error:
+        validate(small_data)
+    problems = {(Path(p.path).name, p.field) for p in error.value.problems}
+    assert ("IL-0064.yaml", "lessons") in problems
+
+
+def test_unknown_tag_is_rejected(small_data: Path) -> None:
+    path = small_data / "incidents" / "IL-0064.yaml"
+    record = yaml.safe_load(path.read_text())
+    record["tags"]["cause"] = ["not-a-cause"]
+    path.write_text(yaml.safe_dump(record, allow_unicode=True))
+    with pytest.raises(DataError) as error:
+        validate(small_data)
+    [problem] = error.value.problems
+    assert problem.field == "tags.cause"
+    assert "not-a-cause" in problem.reason
+
+
+def test_failed_build_leaves_the_previous_database_untouched(
+    small_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "lib.db"
+    build(small_data, db)
+    before = db.read_bytes()
+    (small_data / "incidents" / "IL-9999.yaml").write_text("id: IL-9999\ndate: yesterday\n")
+    code = main(["build", "--data", str(small_data), "--db", str(db)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "IL-9999.yaml: date" in err
+    assert "IL-9999.yaml: organization" in err
+    assert db.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "lib.db"]
+
+
+def test_korean_fields_must_be_korean(small_data: Path) -> None:
+    path = small_data / "incidents" / "IL-0064.yaml"
+    record = yaml.safe_load(path.read_text())
+    record["symptom"]["ko"] = "English where Korean belongs"
+    path.write_text(yaml.safe_dump(record, allow_unicode=True))
+    with pytest.raises(DataError) as error:
+        validate(small_data)
+    assert error.value.problems[0].field == "symptom.ko"
+
+
+def test_duplicate_ids_across_yaml_and_jsonl_are_rejected(small_data: Path) -> None:
+    record = yaml.safe_load((small_data / "incidents" / "IL-0064.yaml").read_text())
+    record["date"] = str(record["date"])
+    (small_data / "incidents" / "bulk.jsonl").write_text(json.dumps(record) + "\n")
+    with pytest.raises(DataError) as error:
+        validate(small_data)
+    assert "duplicate" in error.value.problems[0].reason
+
+
+def test_json_lines_incidents_load_beside_yaml(small_data: Path, tmp_path: Path) -> None:
+    record = yaml.safe_load((small_data / "incidents" / "IL-0064.yaml").read_text())
+    record["date"] = 2019
+    lines = []
+    for number in (5001, 5002):
+        lines.append(json.dumps({**record, "id": f"IL-{number}"}, ensure_ascii=False))
+    (small_data / "incidents" / "bulk.jsonl").write_text("\n".join(lines) + "\n")
+    db = tmp_path / "lib.db"
+    assert build(small_data, db) == 6
+
+
+def test_broken_json_line_is_named_by_line_number(small_data: Path) -> None:
+    (small_data / "incidents" / "bulk.jsonl").write_text("{not json\n")
+    with pytest.raises(DataError) as error:
+        validate(small_data)
+    assert error.value.problems[0].path.endswith("bulk.jsonl:1")
+
+
+def test_cli_validate_reports_success(small_data: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "app.cli", "validate", "--data", str(small_data)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "4 incidents, all valid" in result.stdout
+
+
+def test_cli_validate_exits_2_without_traceback(small_data: Path) -> None:
+    (small_data / "incidents" / "IL-0064.yaml").write_text("id: [unclosed\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "app.cli", "validate", "--data", str(small_data)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "IL-0064.yaml" in result.stderr
