@@ -6,6 +6,7 @@ has it open keeps answering.
 """
 
 import json
+import multiprocessing
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -93,26 +94,35 @@ def load_patterns_raw(data_dir: Path) -> list[dict[str, Any]]:
     return [p.model_dump(mode="json") for p in patterns]
 
 
-def iter_incident_records(data_dir: Path) -> Iterator[tuple[str, Any]]:
-    """(location, raw record) for every incident file and JSON Lines line, streamed."""
+def iter_sources(data_dir: Path) -> Iterator[tuple[str, str, str]]:
+    """(location, form, text) for every incident file and JSON Lines line, streamed."""
     folder = data_dir / "incidents"
     if not folder.is_dir():
         return
     for path in sorted(folder.iterdir()):
         if path.suffix in (".yaml", ".yml"):
-            try:
-                yield str(path), yaml.safe_load(path.read_text(encoding="utf-8"))
-            except yaml.YAMLError as exc:
-                yield str(path), _Broken(f"not valid YAML: {exc}")
+            yield str(path), "yaml", path.read_text(encoding="utf-8")
         elif path.suffix == ".jsonl":
             with path.open(encoding="utf-8") as handle:
                 for number, line in enumerate(handle, start=1):
-                    if not line.strip():
-                        continue
-                    try:
-                        yield f"{path}:{number}", json.loads(line)
-                    except json.JSONDecodeError as exc:
-                        yield f"{path}:{number}", _Broken(f"not valid JSON: {exc}")
+                    if line.strip():
+                        yield f"{path}:{number}", "json", line
+
+
+def parse(where: str, form: str, text: str) -> Any:
+    """The raw record, or _Broken with the parser's reason."""
+    try:
+        return yaml.safe_load(text) if form == "yaml" else json.loads(text)
+    except yaml.YAMLError as exc:
+        return _Broken(f"not valid YAML: {exc}")
+    except json.JSONDecodeError as exc:
+        return _Broken(f"not valid JSON: {exc}")
+
+
+def iter_incident_records(data_dir: Path) -> Iterator[tuple[str, Any]]:
+    """(location, raw record) for every incident, streamed."""
+    for where, form, text in iter_sources(data_dir):
+        yield where, parse(where, form, text)
 
 
 @dataclass(frozen=True)
@@ -120,42 +130,140 @@ class _Broken:
     reason: str
 
 
-class Checker:
-    """Validates incident records one at a time against the taxonomy and patterns."""
+@dataclass(frozen=True)
+class Vocabulary:
+    """What an incident may name: tag slugs by dimension, pattern slugs; labels for search."""
 
-    def __init__(self, taxonomy: TaxonomyFile, pattern_slugs: set[str]) -> None:
-        self.slugs = {dim: {t.slug for t in getattr(taxonomy, dim)} for dim in DIMENSIONS}
-        self.pattern_slugs = pattern_slugs
-        self.seen: dict[str, str] = {}
-        self.problems: list[Problem] = []
+    slugs: dict[str, frozenset[str]]
+    patterns: frozenset[str]
+    labels: dict[tuple[str, str], str]
 
-    def check(self, where: str, raw: Any) -> IncidentFile | None:
-        if isinstance(raw, _Broken):
-            self.problems.append(Problem(where, "(file)", raw.reason))
-            return None
-        try:
-            incident = IncidentFile.model_validate(raw)
-        except ValidationError as exc:
-            self.problems.extend(_problems_from(where, exc))
-            return None
-        found = []
-        stem = Path(where).stem
-        if where.endswith((".yaml", ".yml")) and stem != incident.id:
-            found.append(Problem(where, "id", f"{incident.id} does not match the file name"))
-        if incident.id in self.seen:
-            found.append(Problem(where, "id", f"duplicate of {self.seen[incident.id]}"))
-        for dim in DIMENSIONS:
-            for slug in getattr(incident.tags, dim):
-                if slug not in self.slugs[dim]:
-                    found.append(Problem(where, f"tags.{dim}", f"unknown {dim} '{slug}'"))
-        for slug in incident.patterns:
-            if slug not in self.pattern_slugs:
-                found.append(Problem(where, "patterns", f"unknown pattern '{slug}'"))
-        self.seen.setdefault(incident.id, where)
-        if found:
-            self.problems.extend(found)
-            return None
-        return incident
+    @classmethod
+    def of(cls, taxonomy: TaxonomyFile, pattern_slugs: set[str]) -> "Vocabulary":
+        terms = {dim: getattr(taxonomy, dim) for dim in DIMENSIONS}
+        return cls(
+            slugs={dim: frozenset(t.slug for t in terms[dim]) for dim in DIMENSIONS},
+            patterns=frozenset(pattern_slugs),
+            labels={
+                (dim, t.slug): " ".join((t.label.en, t.label.ko, *t.aliases))
+                for dim in DIMENSIONS
+                for t in terms[dim]
+            },
+        )
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A valid incident turned into the values `build` writes (work done in worker processes)."""
+
+    id: str
+    where: str
+    row: tuple[Any, ...]
+    tags: tuple[tuple[str, str], ...]
+    patterns: tuple[str, ...]
+    fts: tuple[str, str, str]
+
+
+SECTIONS = ("symptom", "trigger", "detection", "actions", "follow_ups", "lessons")
+_VOCABULARY: Vocabulary | None = None
+
+
+def _set_vocabulary(vocabulary: Vocabulary) -> None:
+    global _VOCABULARY
+    _VOCABULARY = vocabulary
+
+
+def prepare(item: tuple[str, str, str]) -> Prepared | list[Problem]:
+    """Parse, validate and shape one incident; problems instead when it is invalid."""
+    where, form, text = item
+    vocabulary = _VOCABULARY
+    assert vocabulary is not None, "call _set_vocabulary first"
+    raw = parse(where, form, text)
+    if isinstance(raw, _Broken):
+        return [Problem(where, "(file)", raw.reason)]
+    try:
+        incident = IncidentFile.model_validate(raw)
+    except ValidationError as exc:
+        return _problems_from(where, exc)
+    found = []
+    if form == "yaml" and Path(where).stem != incident.id:
+        found.append(Problem(where, "id", f"{incident.id} does not match the file name"))
+    for dim in DIMENSIONS:
+        for slug in getattr(incident.tags, dim):
+            if slug not in vocabulary.slugs[dim]:
+                found.append(Problem(where, f"tags.{dim}", f"unknown {dim} '{slug}'"))
+    for slug in incident.patterns:
+        if slug not in vocabulary.patterns:
+            found.append(Problem(where, "patterns", f"unknown pattern '{slug}'"))
+    if found:
+        return found
+    return _shape(where, incident, vocabulary)
+
+
+def _shape(where: str, incident: IncidentFile, vocabulary: Vocabulary) -> Prepared:
+    year, month, day = incident.date_parts
+    body = {
+        name: getattr(incident, name).model_dump()
+        for name in SECTIONS
+        if getattr(incident, name) is not None
+    }
+    tags = incident.tags.model_dump()
+    texts: list[str] = []
+    for value in body.values():
+        for lang in ("en", "ko"):
+            item = value[lang]
+            texts.extend(item if isinstance(item, list) else [item])
+    pairs = tuple(dict.fromkeys((dim, slug) for dim in DIMENSIONS for slug in tags[dim]))
+    tag_text = " ".join(f"{vocabulary.labels[pair]} {pair[1]}" for pair in pairs)
+    title = f"{incident.id} {incident.organization} {incident.title.en} {incident.title.ko}"
+    row = (
+        incident.id,
+        incident.organization,
+        str(incident.date),
+        year,
+        month,
+        day,
+        incident.title.en,
+        incident.title.ko,
+        json.dumps(body, ensure_ascii=False),
+        json.dumps(tags, ensure_ascii=False),
+        json.dumps([s.model_dump() for s in incident.sources], ensure_ascii=False),
+        json.dumps(incident.patterns),
+    )
+    fts = (index_text(title), index_text(" ".join(texts)), index_text(tag_text))
+    return Prepared(incident.id, where, row, pairs, tuple(incident.patterns), fts)
+
+
+def prepared_incidents(
+    data_dir: Path, vocabulary: Vocabulary
+) -> Iterator[Prepared | list[Problem]]:
+    """prepare() over every incident in order: in worker processes for bulk (JSON Lines) data."""
+    _set_vocabulary(vocabulary)
+    items = iter_sources(data_dir)
+    bulk = any(p.suffix == ".jsonl" for p in (data_dir / "incidents").glob("*.jsonl"))
+    workers = os.cpu_count() or 1
+    if not bulk or workers < 2:
+        yield from map(prepare, items)
+        return
+    context = multiprocessing.get_context("fork")
+    with context.Pool(workers, initializer=_set_vocabulary, initargs=(vocabulary,)) as pool:
+        yield from pool.imap(prepare, items, chunksize=200)
+
+
+def _checked(
+    data_dir: Path, vocabulary: Vocabulary, problems: list[Problem]
+) -> Iterator[Prepared]:
+    """Valid incidents with unique IDs; every problem is appended to `problems`."""
+    seen: dict[str, str] = {}
+    for result in prepared_incidents(data_dir, vocabulary):
+        if isinstance(result, list):
+            problems.extend(result)
+            continue
+        if result.id in seen:
+            problems.append(Problem(result.where, "id", f"duplicate of {seen[result.id]}"))
+            continue
+        seen[result.id] = result.where
+        yield result
 
 
 def validate(data_dir: Path) -> int:
@@ -165,13 +273,11 @@ def validate(data_dir: Path) -> int:
     """
     taxonomy = load_taxonomy(data_dir)
     patterns = load_patterns_raw(data_dir)
-    checker = Checker(taxonomy, {p["slug"] for p in patterns})
-    count = 0
-    for where, raw in iter_incident_records(data_dir):
-        if checker.check(where, raw) is not None:
-            count += 1
-    if checker.problems:
-        raise DataError(checker.problems)
+    vocabulary = Vocabulary.of(taxonomy, {p["slug"] for p in patterns})
+    problems: list[Problem] = []
+    count = sum(1 for _ in _checked(data_dir, vocabulary, problems))
+    if problems:
+        raise DataError(problems)
     return count
 
 
@@ -203,7 +309,9 @@ def build(data_dir: Path, db_path: Path) -> int:
     return count
 
 
-def _load(db: Path, data_dir: Path, taxonomy: TaxonomyFile, patterns: list[dict[str, Any]]) -> int:
+def _load(
+    db: Path, data_dir: Path, taxonomy: TaxonomyFile, patterns: list[dict[str, Any]]
+) -> int:
     conn = sqlite3.connect(db)
     try:
         conn.execute("PRAGMA journal_mode=OFF")
@@ -211,21 +319,15 @@ def _load(db: Path, data_dir: Path, taxonomy: TaxonomyFile, patterns: list[dict[
         conn.execute("BEGIN")
         term_ids = _insert_terms(conn, taxonomy)
         pattern_ids = _insert_patterns(conn, patterns)
-        checker = Checker(taxonomy, set(pattern_ids))
-        labels = {
-            (dim, t.slug): " ".join((t.label.en, t.label.ko, *t.aliases))
-            for dim in DIMENSIONS
-            for t in getattr(taxonomy, dim)
-        }
+        vocabulary = Vocabulary.of(taxonomy, set(pattern_ids))
+        problems: list[Problem] = []
         count = 0
-        for where, raw in iter_incident_records(data_dir):
-            incident = checker.check(where, raw)
-            if incident is None or checker.problems:
-                continue  # keep validating to report every problem; skip writing
-            _insert_incident(conn, incident, term_ids, pattern_ids, labels)
+        for incident in _checked(data_dir, vocabulary, problems):
+            if not problems:  # after the first problem, keep validating but stop writing
+                _insert_incident(conn, incident, term_ids, pattern_ids)
             count += 1
-        if checker.problems:
-            raise DataError(checker.problems)
+        if problems:
+            raise DataError(problems)
         parents = {t.slug: t.parent for t in taxonomy.component if t.parent}
         _rank_and_index(conn, parents)
         conn.execute(
@@ -283,69 +385,30 @@ def _insert_patterns(conn: sqlite3.Connection, patterns: list[dict[str, Any]]) -
     return ids
 
 
-SECTIONS = ("symptom", "trigger", "detection", "actions", "follow_ups", "lessons")
-
-
 def _insert_incident(
     conn: sqlite3.Connection,
-    incident: IncidentFile,
+    incident: Prepared,
     term_ids: dict[tuple[str, str], int],
     pattern_ids: dict[str, int],
-    labels: dict[tuple[str, str], str],
 ) -> None:
-    year, month, day = incident.date_parts
-    body = {
-        name: getattr(incident, name).model_dump()
-        for name in SECTIONS
-        if getattr(incident, name) is not None
-    }
-    tags = incident.tags.model_dump()
     cursor = conn.execute(
         "INSERT INTO incident (slug, organization, date, year, month, day, sort_rank, title_en,"
         " title_ko, body_json, tags_json, sources_json, patterns_json)"
         " VALUES (?,?,?,?,?,?,0,?,?,?,?,?,?)",
-        (
-            incident.id,
-            incident.organization,
-            str(incident.date),
-            year,
-            month,
-            day,
-            incident.title.en,
-            incident.title.ko,
-            json.dumps(body, ensure_ascii=False),
-            json.dumps(tags, ensure_ascii=False),
-            json.dumps([s.model_dump() for s in incident.sources], ensure_ascii=False),
-            json.dumps(incident.patterns),
-        ),
+        incident.row,
     )
     rowid = int(cursor.lastrowid or 0)
     conn.executemany(
-        "INSERT OR IGNORE INTO incidentterm (incident_id, term_id) VALUES (?, ?)",
-        [(rowid, term_ids[(dim, slug)]) for dim in DIMENSIONS for slug in tags[dim]],
+        "INSERT INTO incidentterm (incident_id, term_id) VALUES (?, ?)",
+        [(rowid, term_ids[pair]) for pair in incident.tags],
     )
     conn.executemany(
         "INSERT OR IGNORE INTO incidentpattern (incident_id, pattern_id) VALUES (?, ?)",
         [(rowid, pattern_ids[slug]) for slug in incident.patterns],
     )
-    texts: list[str] = []
-    for value in body.values():
-        for lang in ("en", "ko"):
-            item = value[lang]
-            texts.extend(item if isinstance(item, list) else [item])
-    tag_text = " ".join(
-        labels[(dim, slug)] + " " + slug for dim in DIMENSIONS for slug in tags[dim]
-    )
     conn.execute(
         "INSERT INTO incident_fts (rowid, title, body, tags) VALUES (?, ?, ?, ?)",
-        (
-            rowid,
-            index_text(
-                f"{incident.id} {incident.organization} {incident.title.en} {incident.title.ko}"
-            ),
-            index_text(" ".join(texts)),
-            index_text(tag_text),
-        ),
+        (rowid, *incident.fts),
     )
 
 

@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from markupsafe import Markup, escape
 
 HANGUL_RUN = re.compile(r"[\uac00-\ud7a3]+")
+HANGUL_PAIR = re.compile(r"(?=([\uac00-\ud7a3]{2}))")
+HANGUL_SINGLE = re.compile(r"(?<![\uac00-\ud7a3])[\uac00-\ud7a3](?![\uac00-\ud7a3])")
 TOKEN = re.compile(r"[\uac00-\ud7a3]+|[^\W_]+", re.UNICODE)
 # Particles and endings commonly attached to nouns; stripped from query words so that
 # 스토리지에서 also finds 스토리지는.
@@ -34,12 +36,22 @@ def bigrams(run: str) -> str:
     """A Hangul run as space-separated syllable bigrams (a single syllable stays as is)."""
     if len(run) < 2:
         return run
-    return " ".join(run[i : i + 2] for i in range(len(run) - 1))
+    return " ".join(map(str.__add__, run, run[1:]))
 
 
 def index_text(value: str) -> str:
-    """Text as stored in the FTS index: Hangul runs replaced by their bigrams."""
-    return HANGUL_RUN.sub(lambda m: " " + bigrams(m.group(0)) + " ", value)
+    """Text as stored in the FTS index: the non-Korean text, then every Korean syllable bigram
+    in order (overlapping, never across a space), then one-syllable Korean words.
+
+    Done with three C-level regex passes because `build` runs it over 100,000 incidents.
+    """
+    return " ".join(
+        (
+            HANGUL_RUN.sub(" ", value),
+            " ".join(HANGUL_PAIR.findall(value)),
+            " ".join(HANGUL_SINGLE.findall(value)),
+        )
+    )
 
 
 def strip_particle(word: str) -> str:
