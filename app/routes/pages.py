@@ -13,16 +13,26 @@ from app.templating import View, is_partial, render
 router = APIRouter()
 
 
-def canonical_redirect(request: Request, filters: Filter, path: str) -> Response | None:
+def canonical_redirect(
+    request: Request,
+    filters: Filter,
+    path: str,
+    *,
+    query: str | None = None,
+    ignored: bool = False,
+) -> Response | None:
     """A plain GET whose query is not canonical is sent to the canonical URL.
 
-    Not when values were ignored (the page shows why instead) and not for htmx swaps
-    (`render` pushes the canonical URL for those).
+    `query` is the canonical query when a page adds its own parameters after the filters
+    (the graph's view); `ignored` says the page dropped some of those. Not when values were
+    ignored (the page shows why instead) and not for htmx swaps (`render` pushes the canonical
+    URL for those).
     """
-    if is_partial(request) or filters.ignored:
+    if is_partial(request) or filters.ignored or ignored:
         return None
-    if request.url.query != filters.query_string():
-        return RedirectResponse(filters.url(path), status_code=302)
+    canonical = filters.query_string() if query is None else query
+    if request.url.query != canonical:
+        return RedirectResponse(f"{path}?{canonical}" if canonical else path, status_code=302)
     return None
 
 
