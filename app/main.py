@@ -10,7 +10,7 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 from app.config import Settings
 from app.facets import FilterError
 from app.i18n import choose_lang
-from app.routes import pages
+from app.routes import api, checks, feeds, graph, pages, patterns
 from app.store import StoreHolder
 from app.templating import View, make_templates
 
@@ -51,23 +51,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.templates = make_templates(settings.templates_dir)
     app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=settings.static_dir), name="static")
-    app.include_router(pages.router)
-    for name in ("api", "feeds", "graph", "patterns"):
-        module = _optional_router(name)
-        if module is not None:
-            app.include_router(module)
+    for module in (pages, api, feeds, graph, patterns, checks):
+        app.include_router(module.router)
     _install_error_pages(app)
     return app
-
-
-def _optional_router(name: str):  # type: ignore[no-untyped-def]
-    import importlib
-
-    try:
-        module = importlib.import_module(f"app.routes.{name}")
-    except ModuleNotFoundError:
-        return None
-    return module.router
 
 
 def _wants_json(request: Request) -> bool:

@@ -1,0 +1,236 @@
+"""Patterns from data/patterns.yaml, validated, and the incidents that ground each one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from app.checks.readonly import read_only_problem
+
+SEVERITIES = ("high", "medium", "low", "info")
+TAG_DIMENSIONS = ("cause", "component", "factor")
+# The C loader when PyYAML has it: patterns.yaml is large enough for the pure-Python one to show.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SLUG = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+
+
+class PatternsError(Exception):
+    """An invalid patterns or incidents file; the message names the file, pattern and field."""
+
+
+class Localized(BaseModel):
+    """Text in English and Korean."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    en: str = Field(min_length=1)
+    ko: str = Field(min_length=1)
+
+    def get(self, lang: str) -> str:
+        return self.ko if lang == "ko" else self.en
+
+
+class PatternTags(BaseModel):
+    """The taxonomy terms that identify a pattern."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    cause: tuple[str, ...] = ()
+    component: tuple[str, ...] = ()
+    factor: tuple[str, ...] = ()
+
+
+class Check(BaseModel):
+    """One read-only check: evaluated from a snapshot, or a manual checklist item."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    id: str = Field(pattern=_SLUG)
+    kind: Literal["snapshot", "manual"]
+    severity: Literal["high", "medium", "low", "info"]
+    title: Localized
+    reads: tuple[str, ...] = ()
+    condition: Localized
+    command: str | None = None
+    how_to_read: Localized | None = None
+    fix: Localized
+
+    @field_validator("command")
+    @classmethod
+    def command_is_read_only(cls, command: str | None) -> str | None:
+        if command is not None and (problem := read_only_problem(command)):
+            raise ValueError(f"command is not read-only kubectl: {problem}")
+        return command
+
+    @model_validator(mode="after")
+    def snapshot_check_is_complete(self) -> Check:
+        if self.kind == "snapshot" and not (self.command and self.how_to_read and self.reads):
+            raise ValueError("a snapshot check needs reads, command and how_to_read")
+        return self
+
+
+class Pattern(BaseModel):
+    """A recurring gap behind incidents, with the checks that find it in a cluster."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    slug: str = Field(pattern=_SLUG)
+    title: Localized
+    summary: Localized
+    explanation: Localized
+    tags: PatternTags
+    fix: Localized
+    checks: tuple[Check, ...] = Field(min_length=1)
+
+    def check(self, check_id: str) -> Check | None:
+        return next((item for item in self.checks if item.id == check_id), None)
+
+
+def load_patterns(data_dir: Path) -> list[Pattern]:
+    """Read data_dir/patterns.yaml; a missing file means no patterns.
+
+    :raises PatternsError: naming the file, the pattern and the field that is wrong.
+    """
+    path = Path(data_dir) / "patterns.yaml"
+    if not path.exists():
+        return []
+    raw = _read_yaml(path)
+    if not isinstance(raw, list):
+        raise PatternsError(f"{path}: expected a list of patterns at the top level")
+    terms = _taxonomy_terms(Path(data_dir))
+    patterns = [_parse_pattern(path, index, entry, terms) for index, entry in enumerate(raw)]
+    _check_unique(path, patterns)
+    return patterns
+
+
+def _read_yaml(path: Path) -> object:
+    try:
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
+        raise PatternsError(f"{path}: cannot read YAML: {error}") from None
+
+
+def _parse_pattern(
+    path: Path, index: int, entry: object, terms: dict[str, set[str]] | None
+) -> Pattern:
+    label = f"pattern #{index + 1}"
+    if isinstance(entry, dict) and isinstance(entry.get("slug"), str):
+        label = f"pattern {entry['slug']!r}"
+    try:
+        pattern = Pattern.model_validate(entry)
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = _field_path(entry, first["loc"])
+        raise PatternsError(f"{path}: {label}: {field}: {first['msg']}") from None
+    if terms is not None:
+        for dimension in TAG_DIMENSIONS:
+            for slug in getattr(pattern.tags, dimension):
+                if slug not in terms.get(dimension, set()):
+                    raise PatternsError(
+                        f"{path}: {label}: tags.{dimension}: {slug!r} is not in taxonomy.yaml"
+                    )
+    return pattern
+
+
+def _field_path(entry: object, loc: tuple[int | str, ...]) -> str:
+    """tags.cause or checks[no-spread-policy].command rather than checks.0.command."""
+    parts: list[str] = []
+    node = entry
+    for step in loc:
+        if isinstance(step, int):
+            item = node[step] if isinstance(node, list) and step < len(node) else None
+            item_id = item.get("id") if isinstance(item, dict) else None
+            parts[-1] += f"[{item_id or step}]"
+            node = item
+        else:
+            parts.append(step)
+            node = node.get(step) if isinstance(node, dict) else None
+    return ".".join(parts) or "(pattern)"
+
+
+def _check_unique(path: Path, patterns: list[Pattern]) -> None:
+    slugs: set[str] = set()
+    for pattern in patterns:
+        if pattern.slug in slugs:
+            raise PatternsError(f"{path}: pattern {pattern.slug!r}: slug: duplicated")
+        slugs.add(pattern.slug)
+        ids = [item.id for item in pattern.checks]
+        for check_id in ids:
+            if ids.count(check_id) > 1:
+                raise PatternsError(
+                    f"{path}: pattern {pattern.slug!r}: checks[{check_id}].id: duplicated"
+                )
+
+
+def _taxonomy_terms(data_dir: Path) -> dict[str, set[str]] | None:
+    path = data_dir / "taxonomy.yaml"
+    if not path.exists():
+        return None
+    raw = _read_yaml(path)
+    if not isinstance(raw, dict):
+        raise PatternsError(f"{path}: expected a mapping of dimensions")
+    return {
+        str(dimension): {str(term.get("slug")) for term in terms or [] if isinstance(term, dict)}
+        for dimension, terms in raw.items()
+    }
+
+
+# --- grounding: incidents name their patterns -----------------------------------------------
+
+Grounding = dict[str, tuple[str, ...]]
+
+
+def load_grounding(data_dir: Path) -> Grounding:
+    """Pattern slug -> IDs of the incidents whose `patterns` field names it, sorted.
+
+    :raises PatternsError: for an incident file that is not valid YAML or JSON Lines.
+    """
+    found: dict[str, set[str]] = {}
+    directory = Path(data_dir) / "incidents"
+    if not directory.is_dir():
+        return {}
+    for incident in _incidents(directory):
+        incident_id = incident.get("id")
+        slugs = incident.get("patterns") or []
+        if not isinstance(incident_id, str) or not isinstance(slugs, list):
+            continue
+        for slug in slugs:
+            found.setdefault(str(slug), set()).add(incident_id)
+    return {slug: tuple(sorted(ids)) for slug, ids in sorted(found.items())}
+
+
+def _incidents(directory: Path) -> list[dict[str, object]]:
+    incidents: list[dict[str, object]] = []
+    for path in sorted(directory.iterdir()):
+        if path.suffix in (".yaml", ".yml"):
+            document = _read_yaml(path)
+            if isinstance(document, dict):
+                incidents.append(document)
+        elif path.suffix == ".jsonl":
+            incidents.extend(_read_jsonl(path))
+    return incidents
+
+
+def _read_jsonl(path: Path) -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise PatternsError(f"{path}: cannot read: {error}") from None
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise PatternsError(f"{path}:{number}: not valid JSON: {error.msg}") from None
+        if isinstance(row, dict):
+            rows.append(row)
+    return rows

@@ -1,0 +1,26 @@
+"""One module per pattern; importing them registers every check in CHECKS."""
+
+from app.checks.rules import (  # noqa: F401
+    cluster_dns_fragile,
+    control_plane_undersized,
+    cpu_limit_throttling,
+    dataset_on_tiered_shared_storage,
+    fail_closed_admission_webhook,
+    gpu_node_health_gating,
+    no_spare_capacity,
+    node_agent_apiserver_fanout,
+    node_label_selector_drift,
+    node_overcommit,
+    platform_pods_unprotected,
+    pod_ip_exhaustion,
+    priority_preemption_surprise,
+    recovery_depends_on_failed_layer,
+    replicas_colocated,
+    runaway_job_retries,
+    shared_fs_metadata_storm,
+    shared_ingress_saturation,
+    sidecar_amplification,
+    single_power_domain,
+    stale_network_mounts,
+    synchronized_node_changes,
+)

@@ -1,0 +1,130 @@
+"""no-spare-capacity: no room left to replace a replica or absorb a lost node (IL-0129)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from app.checks import kube
+from app.checks.quantity import format_bytes, format_cpu
+from app.checks.registry import Gap, Text, check
+from app.checks.rules.node_label_selector_drift import node_matches
+from app.checks.snapshot import Obj, Snapshot
+
+PATTERN = "no-spare-capacity"
+RESOURCES = ("cpu", "memory", kube.GPU)
+
+
+def tolerates(spec: dict[str, Any], taint: dict[str, Any]) -> bool:
+    if taint.get("effect") not in ("NoSchedule", "NoExecute"):
+        return True
+    for toleration in spec.get("tolerations") or []:
+        key, operator = toleration.get("key"), toleration.get("operator", "Equal")
+        if key and key != taint.get("key"):
+            continue
+        if not key and operator != "Exists":
+            continue
+        if operator == "Equal" and toleration.get("value") != taint.get("value"):
+            continue
+        if toleration.get("effect") in (None, "", taint.get("effect")):
+            return True
+    return False
+
+
+def can_host(spec: dict[str, Any], node: Obj) -> bool:
+    taints = kube.dig(node, "spec", "taints") or []
+    return (
+        kube.node_schedulable(node)
+        and node_matches(spec, node)
+        and all(tolerates(spec, taint) for taint in taints)
+    )
+
+
+def free_resources(snapshot: Snapshot) -> dict[str, dict[str, float]]:
+    """allocatable minus the requests of the pods on each node."""
+    used: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for pod in kube.active_pods(snapshot):
+        for key in RESOURCES:
+            used[kube.pod_node(pod)][key] += kube.effective(kube.pod_spec(pod), "requests", key)
+    return {
+        kube.name(node): {
+            k: kube.allocatable(node, k) - used[kube.name(node)][k] for k in RESOURCES
+        }
+        for node in snapshot.of("Node")
+    }
+
+
+def _describe(need: dict[str, float]) -> str:
+    parts = []
+    if need["cpu"]:
+        parts.append(f"cpu {format_cpu(need['cpu'])}")
+    if need["memory"]:
+        parts.append(f"memory {format_bytes(need['memory'])}")
+    if need[kube.GPU]:
+        parts.append(f"{need[kube.GPU]:g} GPU")
+    return ", ".join(parts)
+
+
+@check(PATTERN, "replica-cannot-fit", requires=("Node", "Pod", "Deployment", "StatefulSet"))
+def replica_cannot_fit(snapshot: Snapshot) -> list[Gap]:
+    free = free_resources(snapshot)
+    nodes = snapshot.of("Node")
+    gaps = []
+    for workload in kube.workloads(snapshot, "Deployment", "StatefulSet"):
+        spec = kube.pod_spec(workload)
+        need = {key: kube.effective(spec, "requests", key) for key in RESOURCES}
+        if kube.desired_replicas(workload) < 1 or not any(need.values()):
+            continue
+        fits = any(
+            can_host(spec, node)
+            and all(free[kube.name(node)][k] >= need[k] for k in RESOURCES if need[k])
+            for node in nodes
+        )
+        if not fits:
+            gaps.append(
+                Gap(
+                    (kube.ref(workload),),
+                    Text(
+                        f"no schedulable node has {_describe(need)} free for one more replica: "
+                        "a rollout surge or a replacement after a node loss stays Pending.",
+                        f"복제본 하나에 필요한 자원({_describe(need)})을 비워 둔 노드가 없다. "
+                        "롤아웃 중 추가 파드나 노드를 잃은 뒤의 대체 파드가 Pending 에 머문다.",
+                    ),
+                )
+            )
+    return gaps
+
+
+@check(PATTERN, "degraded-capacity", requires=("Node", "Pod"))
+def degraded_capacity(snapshot: Snapshot) -> list[Gap]:
+    gaps = []
+    for node in snapshot.of("Node"):
+        if not kube.node_ready(node):
+            state = Text("NotReady", "NotReady 상태")
+        elif kube.dig(node, "spec", "unschedulable"):
+            state = Text("cordoned (unschedulable)", "cordon 되어 스케줄링에서 빠진 상태")
+        else:
+            continue
+        gaps.append(
+            Gap(
+                (kube.ref(node),),
+                Text(
+                    f"the node is {state.en}: its capacity is out of the pool.",
+                    f"노드가 {state.ko}라 그 용량이 쓸 수 있는 자원에서 빠져 있다.",
+                ),
+            )
+        )
+    for pod in snapshot.of("Pod"):
+        scheduled = kube.condition_item(pod, "PodScheduled") or {}
+        message = str(scheduled.get("message") or "")
+        if scheduled.get("status") == "False" and "Insufficient" in message:
+            gaps.append(
+                Gap(
+                    (kube.ref(pod),),
+                    Text(
+                        f"Pending: {message}",
+                        f"Pending 상태다: {message}",
+                    ),
+                )
+            )
+    return gaps

@@ -1,0 +1,60 @@
+"""shared-ingress-saturation: one shared ingress controller with no headroom."""
+
+from __future__ import annotations
+
+from app.checks import kube
+from app.checks.registry import Gap, Text, check
+from app.checks.snapshot import Obj, Snapshot
+
+PATTERN = "shared-ingress-saturation"
+CONTROLLERS = ("ingress-nginx", "skipper", "traefik", "contour", "envoy", "haproxy", "kong")
+MIN_REPLICAS = 3
+
+
+def is_ingress_controller(deployment: Obj) -> bool:
+    text = " ".join([kube.name(deployment), *kube.template_labels(deployment).values()])
+    return any(word in text for word in CONTROLLERS)
+
+
+@check(
+    PATTERN,
+    "ingress-controller-ha",
+    requires=("Deployment", "Pod", "HorizontalPodAutoscaler", "PodDisruptionBudget"),
+)
+def ingress_controller_ha(snapshot: Snapshot) -> list[Gap]:
+    hpas, pdbs = snapshot.of("HorizontalPodAutoscaler"), snapshot.of("PodDisruptionBudget")
+    gaps = []
+    for deployment in snapshot.of("Deployment"):
+        if not is_ingress_controller(deployment):
+            continue
+        problems = Text("", "")
+        replicas = kube.desired_replicas(deployment, hpas)
+        nodes = {
+            kube.pod_node(p)
+            for p in snapshot.of("Pod")
+            if kube.owner(p) == kube.ref(deployment) and kube.is_running_ready(p)
+        }
+        found = []
+        if replicas < MIN_REPLICAS:
+            found.append((f"{replicas} replica(s)", f"복제본 {replicas}개"))
+        if not kube.targeted_by_hpa(deployment, hpas):
+            found.append(("no HPA", "HPA 없음"))
+        if not kube.covered_by_pdb(deployment, pdbs):
+            found.append(("no PodDisruptionBudget", "PodDisruptionBudget 없음"))
+        if len(nodes) == 1 and replicas > 1:
+            found.append(("all ready pods on one node", "준비된 파드가 모두 한 노드에 있음"))
+        if not found:
+            continue
+        problems = Text("; ".join(en for en, _ in found), ", ".join(ko for _, ko in found))
+        gaps.append(
+            Gap(
+                (kube.ref(deployment),),
+                Text(
+                    f"shared ingress controller with {problems.en}: one slow backend or one "
+                    "node loss can take every tenant's traffic down.",
+                    f"공유 인그레스 컨트롤러인데 {problems.ko}. 느린 백엔드 하나나 노드 하나를 "
+                    "잃는 것으로 모든 테넌트의 트래픽이 멈출 수 있다.",
+                ),
+            )
+        )
+    return gaps

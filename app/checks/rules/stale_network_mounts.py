@@ -1,0 +1,80 @@
+"""stale-network-mounts: what a shared storage restart would leave stale (IL-0134)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from app.checks import kube
+from app.checks.registry import Gap, ObjectRef, Text, check
+from app.checks.snapshot import Snapshot
+from app.checks.storage import SHARED_CSI_DRIVERS, StorageIndex, is_shared_pv
+
+PATTERN = "stale-network-mounts"
+
+
+@check(
+    PATTERN, "network-fs-inventory", requires=("Pod", "PersistentVolumeClaim", "PersistentVolume")
+)
+def network_fs_inventory(snapshot: Snapshot) -> list[Gap]:
+    index = StorageIndex(snapshot)
+    pods_of: dict[str, set[str]] = defaultdict(set)
+    nodes_of: dict[str, set[str]] = defaultdict(set)
+    for pod in kube.active_pods(snapshot):
+        for mount in index.mounts(pod):
+            if mount.shared:
+                pods_of[mount.source].add(f"{kube.namespace(pod)}/{kube.name(pod)}")
+                nodes_of[mount.source].add(kube.pod_node(pod))
+    return [
+        Gap(
+            (ObjectRef("Volume", "", source),),
+            Text(
+                f"{len(pods_of[source])} pods on {len(nodes_of[source])} nodes mount it: the "
+                "blast radius if this storage restarts and mounts go stale.",
+                f"노드 {len(nodes_of[source])}대의 파드 {len(pods_of[source])}개가 마운트한다. "
+                "이 스토리지가 재시작해 마운트가 stale 이 되면 영향받는 범위다.",
+            ),
+        )
+        for source in sorted(pods_of)
+    ]
+
+
+def _options(obj: dict[str, object]) -> list[str]:
+    options = kube.dig(obj, "spec", "mountOptions") or obj.get("mountOptions") or []
+    return [str(o) for o in options]  # type: ignore[union-attr]
+
+
+@check(PATTERN, "soft-or-untuned-mounts", requires=("PersistentVolume", "StorageClass"))
+def soft_or_untuned_mounts(snapshot: Snapshot) -> list[Gap]:
+    candidates = [pv for pv in snapshot.of("PersistentVolume") if is_shared_pv(pv)]
+    candidates += [
+        sc for sc in snapshot.of("StorageClass") if sc.get("provisioner") in SHARED_CSI_DRIVERS
+    ]
+    gaps = []
+    for obj in candidates:
+        options = _options(obj)
+        if "soft" in options:
+            gaps.append(
+                Gap(
+                    (kube.ref(obj),),
+                    Text(
+                        "mountOptions include soft: when the server stalls, reads and writes "
+                        "fail with EIO and applications may write partial data silently.",
+                        "mountOptions 에 soft 가 있어 서버가 멈추면 읽기와 쓰기가 EIO 로 "
+                        "실패하고, 애플리케이션이 모르는 새 데이터가 덜 써질 수 있다.",
+                    ),
+                )
+            )
+        elif "hard" not in options or not any(o.startswith("timeo=") for o in options):
+            gaps.append(
+                Gap(
+                    (kube.ref(obj),),
+                    Text(
+                        "network mount without explicit hard and timeo= options: recovery "
+                        "behaviour after a storage restart is left to defaults.",
+                        "hard 와 timeo= 를 명시하지 않은 네트워크 마운트라, 스토리지 재시작 뒤 "
+                        "어떻게 회복할지가 기본값에 맡겨져 있다.",
+                    ),
+                    severity="info",
+                )
+            )
+    return gaps

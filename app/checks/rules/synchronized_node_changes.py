@@ -1,0 +1,79 @@
+"""synchronized-node-changes: one OS change reaching every node at once."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime, timedelta
+
+from app.checks import kube
+from app.checks.registry import Gap, ObjectRef, Text, check
+from app.checks.snapshot import Snapshot
+
+PATTERN = "synchronized-node-changes"
+WINDOW = timedelta(minutes=15)
+SYNC_SHARE, MIN_NODES = 0.3, 3
+POOL_LABELS = (
+    "eks.amazonaws.com/nodegroup",
+    "cloud.google.com/gke-nodepool",
+    "kubernetes.azure.com/agentpool",
+    "karpenter.sh/nodepool",
+    "node.kubernetes.io/pool",
+)
+
+
+@check(PATTERN, "synchronized-ready-transitions", requires=("Node",))
+def synchronized_ready_transitions(snapshot: Snapshot) -> list[Gap]:
+    nodes = snapshot.of("Node")
+    times: list[datetime] = sorted(
+        when
+        for node in nodes
+        if (
+            when := kube.timestamp(
+                (kube.condition_item(node, "Ready") or {}).get("lastTransitionTime")
+            )
+        )
+    )
+    best, start = 0, 0
+    for end, when in enumerate(times):
+        while when - times[start] > WINDOW:
+            start += 1
+        if end - start + 1 > best:
+            best, first = end - start + 1, times[start]
+    if len(nodes) < MIN_NODES or best < SYNC_SHARE * len(nodes) or best < MIN_NODES:
+        return []
+    at = first.strftime("%Y-%m-%d %H:%M UTC")
+    return [
+        Gap(
+            (ObjectRef("Node", "", f"{best} nodes"),),
+            Text(
+                f"{best} of {len(nodes)} nodes last changed Ready within 15 minutes from {at}: "
+                "something touched the fleet at once.",
+                f"노드 {len(nodes)}대 중 {best}대의 Ready 상태가 {at} 부터 15분 안에 한꺼번에 "
+                "바뀌었다. 무언가가 노드 전체를 동시에 건드렸다.",
+            ),
+        )
+    ]
+
+
+@check(PATTERN, "kernel-drift-in-pool", requires=("Node",))
+def kernel_drift_in_pool(snapshot: Snapshot) -> list[Gap]:
+    kernels: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for node in snapshot.of("Node"):
+        for label in POOL_LABELS:
+            if pool := kube.labels(node).get(label):
+                kernel = kube.dig(node, "status", "nodeInfo", "kernelVersion")
+                kernels[(label, pool)].add(str(kernel))
+                break
+    return [
+        Gap(
+            (ObjectRef("NodePool", "", pool),),
+            Text(
+                f"nodes of pool {pool} run {len(found)} kernels ({', '.join(sorted(found))}): "
+                "updates are landing that nobody rolled out on purpose.",
+                f"노드 풀 {pool} 의 노드가 커널 {len(found)}가지({', '.join(sorted(found))})로 "
+                "돈다. 누구도 의도해서 배포하지 않은 업데이트가 들어오고 있다.",
+            ),
+        )
+        for (_, pool), found in sorted(kernels.items())
+        if len(found) > 1
+    ]

@@ -1,0 +1,933 @@
+"""Every registered check, on a small snapshot with its gap and on the well-configured twin."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from app.checks import CHECKS, Gap
+from app.checks.registry import NotEvaluable, ObjectRef
+from app.checks.snapshot import Obj
+
+from .factories import (
+    container,
+    cronjob,
+    daemonset,
+    deployment,
+    hpa,
+    job,
+    make_snapshot,
+    node,
+    pdb,
+    pod,
+    pv,
+    pvc,
+    simple,
+    sized,
+)
+
+Objects = Callable[[], list[Obj]]
+SPREAD = {
+    "topologySpreadConstraints": [
+        {
+            "maxSkew": 1,
+            "topologyKey": "kubernetes.io/hostname",
+            "whenUnsatisfiable": "ScheduleAnyway",
+            "labelSelector": {"matchLabels": {"app.kubernetes.io/name": "web"}},
+        }
+    ]
+}
+ANTI_AFFINITY = {
+    "affinity": {
+        "podAntiAffinity": {
+            "preferredDuringSchedulingIgnoredDuringExecution": [
+                {
+                    "weight": 100,
+                    "podAffinityTerm": {
+                        "topologyKey": "topology.kubernetes.io/zone",
+                        "labelSelector": {"matchLabels": {"app.kubernetes.io/name": "web"}},
+                    },
+                }
+            ]
+        }
+    }
+}
+WEB_LABELS = {"app.kubernetes.io/name": "web"}
+
+
+def web_pods(nodes: list[str]) -> list[Obj]:
+    return [
+        pod(f"web-7d9f8b6c5d-{i}{n[-1]}x9z", node_name=n, owner=("ReplicaSet", "web-7d9f8b6c5d"))
+        for i, n in enumerate(nodes)
+    ]
+
+
+def dns(replicas: int = 2, memory: str = "512Mi") -> Obj:
+    labels = {"k8s-app": "kube-dns"}
+    limits = {"memory": memory}
+    requests = {"cpu": "100m", "memory": "70Mi"}
+    return deployment(
+        "coredns",
+        namespace="kube-system",
+        replicas=replicas,
+        labels=labels,
+        containers=[
+            container("coredns", "registry.k8s.io/coredns/coredns:v1.11.1", requests, limits)
+        ],
+        priorityClassName="system-cluster-critical",
+    )
+
+
+def dns_pod(name: str, node_name: str) -> Obj:
+    return pod(
+        name,
+        namespace="kube-system",
+        node_name=node_name,
+        owner=("ReplicaSet", "coredns-5d78c9869d"),
+        labels={"k8s-app": "kube-dns"},
+        priority=2000000000,
+    )
+
+
+def corefile(body: str) -> Obj:
+    return simple("ConfigMap", "coredns", "kube-system", data={"Corefile": body})
+
+
+GOOD_COREFILE = """.:53 {
+    errors
+    health
+    kubernetes cluster.local in-addr.arpa ip6.arpa {
+       pods insecure
+       fallthrough in-addr.arpa ip6.arpa
+    }
+    prometheus :9153
+    forward . /etc/resolv.conf
+    cache 30
+    loop
+    reload
+}
+"""
+
+
+def aws_node(env: list[dict[str, str]]) -> Obj:
+    return daemonset(
+        "aws-node",
+        namespace="kube-system",
+        desired=40,
+        containers=[
+            container(
+                "aws-node",
+                "602401143452.dkr.ecr.us-east-1.amazonaws.com/amazon-k8s-cni:v1.18.2",
+                env=env,
+            )
+        ],
+        priorityClassName="system-node-critical",
+        serviceAccountName="aws-node",
+    )
+
+
+def nodes(count: int, **kwargs: object) -> list[Obj]:
+    return [node(f"node-{i:03d}", **kwargs) for i in range(count)]  # type: ignore[arg-type]
+
+
+def apiserver(*args: str) -> Obj:
+    command = ["kube-apiserver", "--advertise-address=10.0.0.10", *args]
+    return pod(
+        "kube-apiserver-cp-1",
+        namespace="kube-system",
+        node_name="cp-1",
+        labels={"component": "kube-apiserver", "tier": "control-plane"},
+        containers=[
+            container("kube-apiserver", "registry.k8s.io/kube-apiserver:v1.30.4", command=command)
+        ],
+        priority=2000001000,
+    )
+
+
+def webhook(failure: str, selector: dict[str, object] | None, timeout: int = 10) -> Obj:
+    hook: dict[str, object] = {
+        "name": "validation.gatekeeper.sh",
+        "failurePolicy": failure,
+        "timeoutSeconds": timeout,
+        "sideEffects": "None",
+        "admissionReviewVersions": ["v1"],
+        "clientConfig": {
+            "service": {"namespace": "gatekeeper-system", "name": "gatekeeper-webhook-service"}
+        },
+        "rules": [
+            {
+                "apiGroups": ["*"],
+                "apiVersions": ["*"],
+                "operations": ["CREATE", "UPDATE"],
+                "resources": ["*"],
+            }
+        ],
+    }
+    if selector is not None:
+        hook["namespaceSelector"] = selector
+    return simple(
+        "ValidatingWebhookConfiguration",
+        "gatekeeper-validating-webhook-configuration",
+        webhooks=[hook],
+    )
+
+
+EXCLUDE_KUBE_SYSTEM: dict[str, object] = {
+    "matchExpressions": [
+        {"key": "kubernetes.io/metadata.name", "operator": "NotIn", "values": ["kube-system"]}
+    ]
+}
+GPU_REQ = {"cpu": "16", "memory": "128Gi", "nvidia.com/gpu": "8"}
+DATASET_PVC = pvc(
+    "datasets",
+    namespace="ml",
+    volume="pv-vast-datasets",
+    storage_class="vast",
+    modes=("ReadWriteMany",),
+)
+VAST_PV = pv(
+    "pv-vast-datasets",
+    {"csi": {"driver": "csi.vastdata.com", "volumeHandle": "datasets"}},
+    ["vers=3", "hard", "timeo=600"],
+)
+
+
+def trainer(i: int, scratch: bool) -> Obj:
+    volumes: list[dict[str, object]] = [
+        {"name": "data", "persistentVolumeClaim": {"claimName": "datasets"}},
+        {"name": "dshm", "emptyDir": {"medium": "Memory"}},
+    ]
+    if scratch:
+        volumes.append(
+            {"name": "scratch", "hostPath": {"path": "/mnt/nvme/scratch", "type": "Directory"}}
+        )
+    return pod(
+        f"llm-train-worker-{i}",
+        namespace="ml",
+        node_name=f"gpu-{i}",
+        owner=("StatefulSet", "llm-train-worker"),
+        containers=[container("trainer", "nvcr.io/nvidia/pytorch:24.05-py3", GPU_REQ, GPU_REQ)],
+        volumes=volumes,
+    )
+
+
+def sidecar_pods(limits: bool) -> list[Obj]:
+    bounded = {"cpu": "200m", "memory": "128Mi"} if limits else None
+    return [
+        pod(
+            f"shop-7c9b5f6d4-{i:02d}xyz",
+            namespace="shop",
+            owner=("ReplicaSet", "shop-7c9b5f6d4"),
+            containers=[
+                sized("shop"),
+                container("fluent-bit", "fluent/fluent-bit:3.0.7", {"cpu": "50m"}, bounded),
+            ],
+        )
+        for i in range(12)
+    ]
+
+
+def ingress(replicas: int) -> list[Obj]:
+    labels = {
+        "app.kubernetes.io/name": "ingress-nginx",
+        "app.kubernetes.io/component": "controller",
+    }
+    return [
+        deployment(
+            "ingress-nginx-controller", namespace="ingress-nginx", replicas=replicas, labels=labels
+        ),
+        hpa(
+            "ingress-nginx-controller",
+            "ingress-nginx-controller",
+            replicas,
+            namespace="ingress-nginx",
+        ),
+        pdb("ingress-nginx-controller", labels, namespace="ingress-nginx"),
+        *[
+            pod(
+                f"ingress-nginx-controller-6b9d8f7c5-{i}abcd",
+                namespace="ingress-nginx",
+                node_name=f"node-{i}",
+                owner=("ReplicaSet", "ingress-nginx-controller-6b9d8f7c5"),
+                labels=labels,
+                priority=1000000,
+            )
+            for i in range(replicas)
+        ],
+    ]
+
+
+def hub(guaranteed: bool) -> Obj:
+    labels = {"app": "jupyterhub", "component": "hub"}
+    resources = (
+        sized("hub")
+        if guaranteed
+        else container("hub", "quay.io/jupyterhub/k8s-hub:3.3.7", {"cpu": "200m"})
+    )
+    extra = {"priorityClassName": "jupyterhub-core"} if guaranteed else {}
+    return deployment(
+        "hub", namespace="jhub", replicas=1, labels=labels, containers=[resources], **extra
+    )
+
+
+# (pattern, check) -> (objects with the gap, the same cluster configured well)
+CASES: dict[tuple[str, str], tuple[Objects, Objects]] = {
+    ("replicas-colocated", "no-spread-policy"): (
+        lambda: [deployment("web", replicas=3)],
+        lambda: [
+            deployment("web", replicas=3, **SPREAD),
+            deployment("api", replicas=2, **ANTI_AFFINITY),
+            deployment("batch", replicas=1),
+        ],
+    ),
+    ("replicas-colocated", "observed-node-skew"): (
+        lambda: web_pods(["node-a", "node-a", "node-b"]),
+        lambda: web_pods(["node-a", "node-b", "node-c"]),
+    ),
+    ("replicas-colocated", "observed-zone-skew"): (
+        lambda: [
+            node("node-a", zone="eu-west-1a"),
+            node("node-b", zone="eu-west-1a"),
+            node("node-c", zone="eu-west-1b"),
+            *web_pods(["node-a", "node-b"]),
+        ],
+        lambda: [
+            node("node-a", zone="eu-west-1a"),
+            node("node-b", zone="eu-west-1a"),
+            node("node-c", zone="eu-west-1b"),
+            *web_pods(["node-a", "node-c"]),
+        ],
+    ),
+    ("replicas-colocated", "cpu-requests-missing"): (
+        lambda: [
+            deployment("web", replicas=3, containers=[container("web", limits={"memory": "1.5Gi"})])
+        ],
+        lambda: [
+            deployment("web", replicas=3),
+            deployment("one", replicas=1, containers=[container("one")]),
+        ],
+    ),
+    ("replicas-colocated", "pdb-missing"): (
+        lambda: [deployment("web", replicas=3), pdb("other", {"app.kubernetes.io/name": "other"})],
+        lambda: [deployment("web", replicas=3), pdb("web", WEB_LABELS)],
+    ),
+    ("node-overcommit", "memory-limit-overcommit"): (
+        lambda: [
+            node("node-a", memory="16Gi"),
+            *[
+                pod(
+                    f"student-{i}",
+                    namespace="jhub-wer",
+                    containers=[
+                        container("notebook", requests={"memory": "1Gi"}, limits={"memory": "8Gi"})
+                    ],
+                )
+                for i in range(8)
+            ],
+        ],
+        lambda: [
+            node("node-a", memory="16Gi"),
+            *[
+                pod(
+                    f"student-{i}",
+                    namespace="jhub-wer",
+                    containers=[
+                        container("notebook", requests={"memory": "1Gi"}, limits={"memory": "2Gi"})
+                    ],
+                )
+                for i in range(8)
+            ],
+        ],
+    ),
+    ("node-overcommit", "besteffort-share"): (
+        lambda: [
+            pod(f"worker-{i}", namespace="scratch", containers=[container("w")]) for i in range(4)
+        ],
+        lambda: [pod(f"worker-{i}", namespace="scratch") for i in range(4)],
+    ),
+    ("node-overcommit", "namespace-without-guardrails"): (
+        lambda: [simple("Namespace", "team-a"), pod("w", namespace="team-a")],
+        lambda: [
+            simple("Namespace", "team-a"),
+            simple("Namespace", "kube-system"),
+            simple("Namespace", "empty"),
+            pod("w", namespace="team-a"),
+            pod("coredns-x", namespace="kube-system"),
+            simple(
+                "LimitRange",
+                "defaults",
+                "team-a",
+                spec={
+                    "limits": [
+                        {
+                            "type": "Container",
+                            "default": {"memory": "512Mi"},
+                            "defaultRequest": {"cpu": "100m"},
+                        }
+                    ]
+                },
+            ),
+        ],
+    ),
+    ("node-overcommit", "node-pressure"): (
+        lambda: [
+            node(
+                "node-a",
+                pressure="MemoryPressure",
+                taints=[{"key": "node.kubernetes.io/memory-pressure", "effect": "NoSchedule"}],
+            )
+        ],
+        lambda: [node("node-a")],
+    ),
+    ("platform-pods-unprotected", "critical-without-requests"): (
+        lambda: [
+            pod(
+                "proxy-5f7d6b8c9-abcde",
+                namespace="jhub",
+                labels={"app": "jupyterhub", "component": "proxy"},
+                owner=("ReplicaSet", "proxy-5f7d6b8c9"),
+                containers=[container("chp")],
+            )
+        ],
+        lambda: [
+            pod(
+                "proxy-5f7d6b8c9-abcde",
+                namespace="jhub",
+                labels={"app": "jupyterhub", "component": "proxy"},
+                owner=("ReplicaSet", "proxy-5f7d6b8c9"),
+            ),
+            pod("user-x", namespace="jhub", containers=[container("nb")]),
+        ],
+    ),
+    ("platform-pods-unprotected", "critical-priority-not-above-users"): (
+        lambda: [
+            pod(
+                "hub-6d8f9c7b5-abcde",
+                namespace="jhub",
+                labels={"app": "jupyterhub", "component": "hub"},
+            ),
+            pod("jupyter-alice", namespace="jhub", labels={"component": "singleuser-server"}),
+        ],
+        lambda: [
+            pod(
+                "hub-6d8f9c7b5-abcde",
+                namespace="jhub",
+                labels={"app": "jupyterhub", "component": "hub"},
+                priority=1000000,
+            ),
+            pod("jupyter-alice", namespace="jhub", labels={"component": "singleuser-server"}),
+        ],
+    ),
+    ("platform-pods-unprotected", "single-replica-platform"): (
+        lambda: [hub(guaranteed=False), dns(replicas=1)],
+        lambda: [hub(guaranteed=True), dns(replicas=2), deployment("web", replicas=1)],
+    ),
+    ("runaway-job-retries", "unbounded-retries"): (
+        lambda: [job("reindex", backoff_limit=1000), cronjob("report", restart_policy="OnFailure")],
+        lambda: [
+            job("reindex", backoff_limit=4, activeDeadlineSeconds=3600),
+            cronjob("report", restart_policy="OnFailure", deadline=600),
+            job("report-28934560", restart_policy="OnFailure", cronjob="report"),
+        ],
+    ),
+    ("runaway-job-retries", "cronjob-overlap"): (
+        lambda: [cronjob("sync", schedule="*/5 * * * *")],
+        lambda: [
+            cronjob("sync", schedule="*/5 * * * *", concurrency="Forbid"),
+            cronjob("nightly", schedule="0 2 * * *"),
+            cronjob("fast", schedule="* * * * *", deadline=50),
+        ],
+    ),
+    ("runaway-job-retries", "retry-evidence"): (
+        lambda: [
+            job("reindex", failed=57),
+            pod("reindex-x7k2p", namespace="batch", owner=("Job", "reindex"), restarts=84),
+        ],
+        lambda: [
+            job("reindex", failed=2),
+            pod("reindex-x7k2p", namespace="batch", owner=("Job", "reindex"), restarts=1),
+        ],
+    ),
+    ("node-agent-apiserver-fanout", "large-ds-with-api-token"): (
+        lambda: [
+            daemonset(
+                "datadog-agent",
+                namespace="datadog",
+                desired=290,
+                serviceAccountName="datadog-agent",
+            )
+        ],
+        lambda: [
+            daemonset(
+                "datadog-agent", namespace="datadog", desired=40, serviceAccountName="datadog-agent"
+            ),
+            daemonset(
+                "kube-proxy", namespace="kube-system", desired=290, serviceAccountName="kube-proxy"
+            ),
+        ],
+    ),
+    ("node-agent-apiserver-fanout", "datadog-without-cluster-agent"): (
+        lambda: [
+            daemonset(
+                "datadog-agent",
+                namespace="datadog",
+                desired=290,
+                containers=[
+                    container(
+                        "agent",
+                        "gcr.io/datadoghq/agent:7.55.0",
+                        env=[{"name": "DD_COLLECT_KUBERNETES_EVENTS", "value": "true"}],
+                    )
+                ],
+            )
+        ],
+        lambda: [
+            daemonset(
+                "datadog-agent",
+                namespace="datadog",
+                desired=290,
+                containers=[
+                    container(
+                        "agent",
+                        "gcr.io/datadoghq/agent:7.55.0",
+                        env=[{"name": "DD_CLUSTER_AGENT_ENABLED", "value": "true"}],
+                    )
+                ],
+            )
+        ],
+    ),
+    ("control-plane-undersized", "apiserver-flags"): (
+        lambda: [*nodes(260), apiserver("--enable-priority-and-fairness=false")],
+        lambda: [
+            *nodes(260),
+            apiserver("--max-requests-inflight=1200", "--max-mutating-requests-inflight=600"),
+        ],
+    ),
+    ("cluster-dns-fragile", "dns-replicas"): (
+        lambda: [
+            dns(),
+            dns_pod("coredns-5d78c9869d-aaaaa", "node-a"),
+            dns_pod("coredns-5d78c9869d-bbbbb", "node-a"),
+        ],
+        lambda: [
+            dns(),
+            dns_pod("coredns-5d78c9869d-aaaaa", "node-a"),
+            dns_pod("coredns-5d78c9869d-bbbbb", "node-b"),
+            pdb("coredns", {"k8s-app": "kube-dns"}, namespace="kube-system"),
+        ],
+    ),
+    ("cluster-dns-fragile", "dns-memory-limit"): (
+        lambda: [*nodes(60), dns(memory="170Mi")],
+        lambda: [*nodes(60), dns(memory="512Mi")],
+    ),
+    ("cluster-dns-fragile", "corefile"): (
+        lambda: [
+            corefile(
+                GOOD_COREFILE.replace("    cache 30\n", "").replace("/etc/resolv.conf", "10.0.0.2")
+            )
+        ],
+        lambda: [corefile(GOOD_COREFILE)],
+    ),
+    ("pod-ip-exhaustion", "vpc-cni-warm-eni"): (
+        lambda: [aws_node([{"name": "AWS_VPC_K8S_CNI_LOGLEVEL", "value": "DEBUG"}])],
+        lambda: [
+            aws_node(
+                [
+                    {"name": "WARM_IP_TARGET", "value": "5"},
+                    {"name": "MINIMUM_IP_TARGET", "value": "30"},
+                ]
+            )
+        ],
+    ),
+    ("pod-ip-exhaustion", "podcidr-ceiling"): (
+        lambda: [
+            *[node(f"node-{i:03d}", pod_cidr=f"10.244.{i}.0/24") for i in range(220)],
+            simple(
+                "ConfigMap",
+                "kube-proxy",
+                "kube-system",
+                data={
+                    "config.conf": "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nclusterCIDR: 10.244.0.0/16\nmode: iptables\n"
+                },
+            ),
+        ],
+        lambda: [
+            *[node(f"node-{i:03d}", pod_cidr=f"10.244.{i}.0/24") for i in range(20)],
+            simple(
+                "ConfigMap",
+                "kube-proxy",
+                "kube-system",
+                data={
+                    "config.conf": "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nclusterCIDR: 10.244.0.0/16\nmode: iptables\n"
+                },
+            ),
+        ],
+    ),
+    ("node-label-selector-drift", "deprecated-master-label"): (
+        lambda: [
+            node("cp-1", labels={"node-role.kubernetes.io/control-plane": ""}),
+            daemonset(
+                "calico-rr",
+                namespace="kube-system",
+                nodeSelector={"node-role.kubernetes.io/master": ""},
+            ),
+        ],
+        lambda: [
+            node("cp-1", labels={"node-role.kubernetes.io/control-plane": ""}),
+            daemonset(
+                "calico-rr",
+                namespace="kube-system",
+                nodeSelector={"node-role.kubernetes.io/control-plane": ""},
+            ),
+        ],
+    ),
+    ("node-label-selector-drift", "selector-matches-no-node"): (
+        lambda: [
+            node("node-a", labels={"pool": "general"}),
+            deployment(
+                "web",
+                affinity={
+                    "nodeAffinity": {
+                        "requiredDuringSchedulingIgnoredDuringExecution": {
+                            "nodeSelectorTerms": [
+                                {
+                                    "matchExpressions": [
+                                        {"key": "pool", "operator": "In", "values": ["gpu-a100"]}
+                                    ]
+                                }
+                            ]
+                        }
+                    }
+                },
+            ),
+        ],
+        lambda: [
+            node("node-a", labels={"pool": "general"}),
+            deployment(
+                "web",
+                affinity={
+                    "nodeAffinity": {
+                        "requiredDuringSchedulingIgnoredDuringExecution": {
+                            "nodeSelectorTerms": [
+                                {
+                                    "matchExpressions": [
+                                        {"key": "pool", "operator": "In", "values": ["general"]}
+                                    ]
+                                }
+                            ]
+                        }
+                    }
+                },
+            ),
+        ],
+    ),
+    ("fail-closed-admission-webhook", "fail-closed-webhook"): (
+        lambda: [webhook("Fail", None, timeout=30)],
+        lambda: [
+            webhook("Fail", EXCLUDE_KUBE_SYSTEM, timeout=5),
+            simple(
+                "MutatingWebhookConfiguration",
+                "ignore",
+                webhooks=[
+                    {
+                        "name": "m.example.com",
+                        "failurePolicy": "Ignore",
+                        "rules": [{"resources": ["pods"]}],
+                    }
+                ],
+            ),
+        ],
+    ),
+    ("synchronized-node-changes", "synchronized-ready-transitions"): (
+        lambda: (
+            [node(f"node-{i}", ready_since=f"2025-03-08T06:{10 + i}:00Z") for i in range(4)]
+            + [node("node-x", ready_since="2025-01-02T10:00:00Z")]
+        ),
+        lambda: [node(f"node-{i}", ready_since=f"2025-0{i + 1}-08T06:10:00Z") for i in range(5)],
+    ),
+    ("synchronized-node-changes", "kernel-drift-in-pool"): (
+        lambda: [
+            node("node-a", labels={"eks.amazonaws.com/nodegroup": "general"}),
+            node(
+                "node-b",
+                labels={"eks.amazonaws.com/nodegroup": "general"},
+                kernel="6.1.0-21-cloud-amd64",
+            ),
+        ],
+        lambda: [
+            node("node-a", labels={"eks.amazonaws.com/nodegroup": "general"}),
+            node("node-b", labels={"eks.amazonaws.com/nodegroup": "general"}),
+            node(
+                "node-c",
+                labels={"eks.amazonaws.com/nodegroup": "gpu"},
+                kernel="6.1.0-21-cloud-amd64",
+            ),
+        ],
+    ),
+    ("single-power-domain", "no-failure-domain-labels"): (
+        lambda: [node("gpu-0", zone=None, gpus=8), node("gpu-1", zone=None, gpus=8)],
+        lambda: [
+            node("gpu-0", zone="aus01-a", gpus=8, labels={"topology.kubernetes.io/rack": "r1"}),
+            node("gpu-1", zone="aus01-b", gpus=8, labels={"topology.kubernetes.io/rack": "r7"}),
+        ],
+    ),
+    ("stale-network-mounts", "network-fs-inventory"): (
+        lambda: [DATASET_PVC, VAST_PV, trainer(0, scratch=True)],
+        lambda: [
+            pvc("data", volume="pv-ebs"),
+            pv("pv-ebs", {"csi": {"driver": "ebs.csi.aws.com", "volumeHandle": "vol-0abc"}}),
+            pod("db-0", volumes=[{"name": "data", "persistentVolumeClaim": {"claimName": "data"}}]),
+        ],
+    ),
+    ("stale-network-mounts", "soft-or-untuned-mounts"): (
+        lambda: [
+            pv(
+                "pv-nfs-home",
+                {"nfs": {"server": "10.0.5.20", "path": "/export/home"}},
+                ["nfsvers=4.1", "soft"],
+            )
+        ],
+        lambda: [
+            pv(
+                "pv-nfs-home",
+                {"nfs": {"server": "10.0.5.20", "path": "/export/home"}},
+                ["nfsvers=4.1", "hard", "timeo=600"],
+            ),
+            simple("StorageClass", "gp3", provisioner="ebs.csi.aws.com"),
+        ],
+    ),
+    ("shared-fs-metadata-storm", "rwx-fan-in"): (
+        lambda: [DATASET_PVC, VAST_PV, *[trainer(i, scratch=True) for i in range(8)]],
+        lambda: [DATASET_PVC, VAST_PV, *[trainer(i, scratch=True) for i in range(4)]],
+    ),
+    ("dataset-on-tiered-shared-storage", "gpu-pods-without-local-scratch"): (
+        lambda: [DATASET_PVC, VAST_PV, trainer(0, scratch=False), trainer(1, scratch=False)],
+        lambda: [DATASET_PVC, VAST_PV, trainer(0, scratch=True), trainer(1, scratch=True)],
+    ),
+    ("no-spare-capacity", "replica-cannot-fit"): (
+        lambda: [
+            node("node-a", cpu="4", memory="16Gi"),
+            node(
+                "node-b",
+                cpu="4",
+                memory="16Gi",
+                taints=[{"key": "dedicated", "value": "gpu", "effect": "NoSchedule"}],
+            ),
+            deployment(
+                "ingester",
+                replicas=1,
+                containers=[container("ingester", requests={"cpu": "1", "memory": "6Gi"})],
+            ),
+            pod(
+                "ingester-5b8c-a1b2c",
+                owner=("ReplicaSet", "ingester-5b8c7d9f6"),
+                containers=[container("ingester", requests={"cpu": "1", "memory": "6Gi"})],
+            ),
+            pod("cache-0", containers=[container("cache", requests={"memory": "6Gi"})]),
+        ],
+        lambda: [
+            node("node-a", cpu="4", memory="16Gi"),
+            node("node-b", cpu="4", memory="16Gi"),
+            deployment(
+                "ingester",
+                replicas=1,
+                containers=[container("ingester", requests={"cpu": "1", "memory": "6Gi"})],
+            ),
+            pod(
+                "ingester-5b8c-a1b2c",
+                owner=("ReplicaSet", "ingester-5b8c7d9f6"),
+                containers=[container("ingester", requests={"cpu": "1", "memory": "6Gi"})],
+            ),
+            pod("cache-0", containers=[container("cache", requests={"memory": "6Gi"})]),
+        ],
+    ),
+    ("no-spare-capacity", "degraded-capacity"): (
+        lambda: [
+            node("node-a", ready=False),
+            node("node-b", unschedulable=True),
+            pod(
+                "web-x",
+                node_name=None,
+                phase="Pending",
+                ready=False,
+                scheduled_message="0/3 nodes are available: 3 Insufficient memory.",
+            ),
+        ],
+        lambda: [node("node-a"), node("node-b"), pod("web-x")],
+    ),
+    ("gpu-node-health-gating", "gpu-allocatable-drop"): (
+        lambda: [node("gpu-0", gpus=8, allocatable_gpus=7)],
+        lambda: [node("gpu-0", gpus=8), node("cpu-0")],
+    ),
+    ("gpu-node-health-gating", "gpu-node-missing-health-agents"): (
+        lambda: [
+            node("gpu-0", gpus=8),
+            pod(
+                "nvidia-device-plugin-daemonset-x2k9d",
+                namespace="gpu-operator",
+                node_name="gpu-0",
+                owner=("DaemonSet", "nvidia-device-plugin-daemonset"),
+            ),
+        ],
+        lambda: [
+            node("gpu-0", gpus=8),
+            node("cpu-0"),
+            *[
+                pod(
+                    f"{name}-x2k9d",
+                    namespace="gpu-operator",
+                    node_name="gpu-0",
+                    owner=("DaemonSet", name),
+                )
+                for name in (
+                    "nvidia-device-plugin-daemonset",
+                    "nvidia-dcgm-exporter",
+                    "node-problem-detector",
+                )
+            ],
+        ],
+    ),
+    ("priority-preemption-surprise", "user-priority-above-platform"): (
+        lambda: [
+            pod("ingress-nginx-controller-x", namespace="ingress-nginx", priority=1000),
+            pod("etl-x", namespace="data", priority=100000),
+        ],
+        lambda: [
+            pod("ingress-nginx-controller-x", namespace="ingress-nginx", priority=2000000000),
+            pod("etl-x", namespace="data", priority=100000),
+            pod("bulk-x", namespace="data", priority=2000000000, preemptionPolicy="Never"),
+        ],
+    ),
+    ("shared-ingress-saturation", "ingress-controller-ha"): (
+        lambda: ingress(replicas=2),
+        lambda: ingress(replicas=3),
+    ),
+    ("sidecar-amplification", "unbounded-sidecars"): (
+        lambda: sidecar_pods(limits=False),
+        lambda: sidecar_pods(limits=True),
+    ),
+    ("cpu-limit-throttling", "tight-cpu-limits"): (
+        lambda: [
+            deployment(
+                "api",
+                containers=[
+                    container(
+                        "api",
+                        requests={"cpu": "500m"},
+                        limits={"cpu": "500m"},
+                        ports=[{"containerPort": 8080}],
+                    )
+                ],
+            )
+        ],
+        lambda: [
+            deployment(
+                "api",
+                containers=[
+                    container(
+                        "api",
+                        requests={"cpu": "500m"},
+                        limits={"cpu": "2"},
+                        ports=[{"containerPort": 8080}],
+                    )
+                ],
+            ),
+            deployment(
+                "worker",
+                containers=[container("worker", requests={"cpu": "500m"}, limits={"cpu": "500m"})],
+            ),
+        ],
+    ),
+    ("recovery-depends-on-failed-layer", "node-critical-without-priority"): (
+        lambda: [daemonset("calico-node", namespace="calico-system")],
+        lambda: [
+            daemonset(
+                "calico-node", namespace="calico-system", priorityClassName="system-node-critical"
+            ),
+            daemonset("log-agent", namespace="logging"),
+        ],
+    ),
+    ("recovery-depends-on-failed-layer", "pull-on-restart"): (
+        lambda: [
+            pod(
+                "kube-proxy-x",
+                namespace="kube-system",
+                containers=[container("kube-proxy", "registry.k8s.io/kube-proxy:latest")],
+            )
+        ],
+        lambda: [
+            pod(
+                "kube-proxy-x",
+                namespace="kube-system",
+                containers=[container("kube-proxy", "registry.k8s.io/kube-proxy:v1.30.4")],
+            ),
+            pod("app", containers=[container("app", "app:latest")]),
+        ],
+    ),
+}
+
+
+def run(key: tuple[str, str], objects: list[Obj]) -> list[Gap]:
+    return CHECKS[key].function(make_snapshot(*objects))
+
+
+def test_every_registered_check_has_a_case() -> None:
+    assert sorted(CASES) == sorted(CHECKS)
+
+
+@pytest.mark.parametrize("key", sorted(CASES), ids="/".join)
+def test_check_finds_the_gap(key: tuple[str, str]) -> None:
+    gaps = run(key, CASES[key][0]())
+    assert gaps, f"{key} found nothing"
+    for gap in gaps:
+        assert gap.objects and gap.why.en and gap.why.ko
+        assert all(isinstance(item, ObjectRef) for item in gap.objects)
+
+
+@pytest.mark.parametrize("key", sorted(CASES), ids="/".join)
+def test_check_passes_the_well_configured_twin(key: tuple[str, str]) -> None:
+    assert run(key, CASES[key][1]()) == []
+
+
+def test_memory_overcommit_sentence_has_the_numbers() -> None:
+    gaps = run(
+        ("node-overcommit", "memory-limit-overcommit"),
+        CASES[("node-overcommit", "memory-limit-overcommit")][0](),
+    )
+    assert gaps == [
+        Gap(
+            (ObjectRef("Node", "", "node-a"),),
+            gaps[0].why,
+            severity="high",
+        )
+    ]
+    assert gaps[0].why.en.startswith("memory limits add up to 64Gi, 4.0x the 16Gi allocatable")
+
+
+def test_observed_node_skew_names_the_deployment_behind_the_replicaset() -> None:
+    gaps = run(
+        ("replicas-colocated", "observed-node-skew"), web_pods(["node-a", "node-a", "node-b"])
+    )
+    assert gaps[0].objects == (
+        ObjectRef("Deployment", "default", "web"),
+        ObjectRef("Node", "", "node-a"),
+    )
+    assert gaps[0].why.en.startswith("2 of 3 ready pods run on node node-a")
+
+
+def test_hpa_minimum_counts_as_replicas() -> None:
+    objects = [deployment("web", replicas=1), hpa("web", "web", minimum=3)]
+    gaps = run(("replicas-colocated", "no-spread-policy"), objects)
+    assert [g.objects for g in gaps] == [(ObjectRef("Deployment", "default", "web"),)]
+    assert "3 replicas" in gaps[0].why.en
+
+
+def test_apiserver_flags_not_evaluable_on_a_managed_control_plane() -> None:
+    with pytest.raises(NotEvaluable):
+        run(("control-plane-undersized", "apiserver-flags"), nodes(3))
+
+
+def test_webhook_with_long_timeout_is_high() -> None:
+    gaps = run(("fail-closed-admission-webhook", "fail-closed-webhook"), [webhook("Fail", {}, 30)])
+    assert [g.severity for g in gaps] == ["high"]
