@@ -9,6 +9,7 @@ import json
 import multiprocessing
 import os
 import sqlite3
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -247,12 +248,32 @@ def prepared_incidents(
         return
     context = multiprocessing.get_context("fork")
     with context.Pool(workers, initializer=_set_vocabulary, initargs=(vocabulary,)) as pool:
-        yield from pool.imap(prepare, items, chunksize=200)
+        # A few batches in flight at once: workers prepare ahead while this process writes,
+        # and memory stays bounded whatever the size of the library.
+        pending: deque[Any] = deque()
+        for batch in _batched(items, BATCH):
+            pending.append(pool.map_async(prepare, batch, chunksize=BATCH // (2 * workers)))
+            if len(pending) > workers:
+                yield from pending.popleft().get()
+        while pending:
+            yield from pending.popleft().get()
 
 
-def _checked(
-    data_dir: Path, vocabulary: Vocabulary, problems: list[Problem]
-) -> Iterator[Prepared]:
+BATCH = 1000
+
+
+def _batched(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
+    batch: list[Any] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _checked(data_dir: Path, vocabulary: Vocabulary, problems: list[Problem]) -> Iterator[Prepared]:
     """Valid incidents with unique IDs; every problem is appended to `problems`."""
     seen: dict[str, str] = {}
     for result in prepared_incidents(data_dir, vocabulary):
@@ -309,9 +330,7 @@ def build(data_dir: Path, db_path: Path) -> int:
     return count
 
 
-def _load(
-    db: Path, data_dir: Path, taxonomy: TaxonomyFile, patterns: list[dict[str, Any]]
-) -> int:
+def _load(db: Path, data_dir: Path, taxonomy: TaxonomyFile, patterns: list[dict[str, Any]]) -> int:
     conn = sqlite3.connect(db)
     try:
         conn.execute("PRAGMA journal_mode=OFF")

@@ -33,7 +33,6 @@ SLUGS = [
     "gpu-node-health-gating",
     "priority-preemption-surprise",
     "shared-ingress-saturation",
-    "sidecar-amplification",
     "cpu-limit-throttling",
     "recovery-depends-on-failed-layer",
 ]

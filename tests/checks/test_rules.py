@@ -212,22 +212,6 @@ def trainer(i: int, scratch: bool) -> Obj:
     )
 
 
-def sidecar_pods(limits: bool) -> list[Obj]:
-    bounded = {"cpu": "200m", "memory": "128Mi"} if limits else None
-    return [
-        pod(
-            f"shop-7c9b5f6d4-{i:02d}xyz",
-            namespace="shop",
-            owner=("ReplicaSet", "shop-7c9b5f6d4"),
-            containers=[
-                sized("shop"),
-                container("fluent-bit", "fluent/fluent-bit:3.0.7", {"cpu": "50m"}, bounded),
-            ],
-        )
-        for i in range(12)
-    ]
-
-
 def ingress(replicas: int) -> list[Obj]:
     labels = {
         "app.kubernetes.io/name": "ingress-nginx",
@@ -802,10 +786,6 @@ CASES: dict[tuple[str, str], tuple[Objects, Objects]] = {
     ("shared-ingress-saturation", "ingress-controller-ha"): (
         lambda: ingress(replicas=2),
         lambda: ingress(replicas=3),
-    ),
-    ("sidecar-amplification", "unbounded-sidecars"): (
-        lambda: sidecar_pods(limits=False),
-        lambda: sidecar_pods(limits=True),
     ),
     ("cpu-limit-throttling", "tight-cpu-limits"): (
         lambda: [

@@ -19,7 +19,6 @@ from app.checks.rules import (  # noqa: F401
     runaway_job_retries,
     shared_fs_metadata_storm,
     shared_ingress_saturation,
-    sidecar_amplification,
     single_power_domain,
     stale_network_mounts,
     synchronized_node_changes,
