@@ -3,6 +3,11 @@ importer, an app over it, and HTTP clients. Import and CLI tests build their own
 
 import os
 import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -64,3 +69,48 @@ def small_data(tmp_path: Path) -> Path:
     for path in (FIXTURES / "incidents").iterdir():
         shutil.copy(path, target / "incidents" / path.name)
     return target
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_server(db: Path, *, workers: int = 1) -> tuple[subprocess.Popen[bytes], str]:
+    """`incident-library serve` on a free loopback port, waited for until it answers."""
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "serve",
+            "--db",
+            str(db),
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+        ],
+        cwd=ROOT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(150):
+        try:
+            urllib.request.urlopen(base + "/static/app.css", timeout=1)
+            return process, base
+        except OSError:
+            time.sleep(0.1)
+    process.terminate()
+    raise RuntimeError("the server did not start")
+
+
+@pytest.fixture(scope="session")
+def server(library_db: Path) -> Iterator[str]:
+    process, base = start_server(library_db)
+    try:
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

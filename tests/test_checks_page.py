@@ -47,9 +47,18 @@ def test_uploaded_snapshot_is_checked_too(client: TestClient) -> None:
 
 
 def test_snapshot_with_a_secret_is_refused(client: TestClient) -> None:
-    secret = {"apiVersion": "v1", "kind": "List", "items": [
-        {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s", "namespace": "d"}, "data": {}}
-    ]}
+    secret = {
+        "apiVersion": "v1",
+        "kind": "List",
+        "items": [
+            {
+                "apiVersion": "v1",
+                "kind": "Secret",
+                "metadata": {"name": "s", "namespace": "d"},
+                "data": {},
+            }
+        ],
+    }
     response = client.post("/check", data={"snapshot": json.dumps(secret)})
     assert response.status_code == 400
     assert "Secret" in response.text
@@ -65,14 +74,19 @@ def test_malformed_and_empty_snapshots_get_clear_messages(client: TestClient) ->
 
 def test_oversized_snapshot_is_refused(client: TestClient) -> None:
     big = "x" * 5_000_100
-    response = client.post("/check", files={"upload": ("big.json", big.encode(), "application/json")})
+    response = client.post(
+        "/check", files={"upload": ("big.json", big.encode(), "application/json")}
+    )
     assert response.status_code == 413
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "app.cli", "check", *args],
-        capture_output=True, text=True, check=False, cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
     )
 
 

@@ -64,7 +64,9 @@ def test_seed_korean_labels_are_verbatim(store: Store) -> None:
 
 def test_seed_cause_and_factor_filter_shows_the_six(store: Store) -> None:
     page = list_incidents(
-        store, Filter(cause=("capacity-limit",), factor=("untested-assumption",)), lang="ko",
+        store,
+        Filter(cause=("capacity-limit",), factor=("untested-assumption",)),
+        lang="ko",
         page_size=10_000,
     )
     shown = {card.slug for card in page.items}
@@ -84,9 +86,7 @@ def test_seed_six_have_scheduling_and_autoscaler_as_top_components(store: Store)
 
 
 def test_seed_shared_filesystem_covers_the_three(incidents: dict[str, IncidentFile]) -> None:
-    seeds_with = {
-        i for i in SEEDS if "shared-network-filesystem" in incidents[i].tags.component
-    }
+    seeds_with = {i for i in SEEDS if "shared-network-filesystem" in incidents[i].tags.component}
     assert seeds_with == {"IL-0137", "IL-0134", "IL-0129"}
     three = [incidents[i] for i in ("IL-0137", "IL-0134", "IL-0129")]
     counts = Counter(c for incident in three for c in incident.tags.component)

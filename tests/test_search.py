@@ -61,7 +61,11 @@ def test_korean_text_is_indexed_as_bigrams() -> None:
     assert index_text("스토리지에서").split() == ["스토", "토리", "리지", "지에", "에서"]
     assert strip_particle("스토리지에서") == "스토리지"
     assert strip_particle("전력") == "전력"  # never shorter than two syllables
-    assert query_terms("kube-proxy  WARM_IP_TARGET 노드가") == ["kube proxy", "warm ip target", "노드"]
+    assert query_terms("kube-proxy  WARM_IP_TARGET 노드가") == [
+        "kube proxy",
+        "warm ip target",
+        "노드",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,182 @@
+"""Response shapes of the JSON API (/api/*) and the JSON export; FastAPI documents them."""
+
+from pydantic import BaseModel, Field
+
+
+class Bilingual(BaseModel):
+    """One text in both languages."""
+
+    en: str
+    ko: str
+
+
+class BilingualList(BaseModel):
+    """A list of texts (actions, follow-ups) in both languages."""
+
+    en: list[str]
+    ko: list[str]
+
+
+class ErrorBody(BaseModel):
+    """Every 4xx/5xx answer of the API: what went wrong and, for 400s, which parameter."""
+
+    error: str = Field(description="What went wrong, in English.")
+    status: int = Field(description="The HTTP status code, repeated.")
+    parameter: str | None = Field(
+        default=None, description="The query parameter at fault (400s only)."
+    )
+
+
+class TagSlugs(BaseModel):
+    """An incident's tags as taxonomy slugs, per dimension."""
+
+    cause: list[str]
+    component: list[str]
+    symptom: list[str]
+    factor: list[str]
+
+
+class IncidentSummary(BaseModel):
+    """One incident in a list: enough to show a card and to follow to the whole record."""
+
+    id: str = Field(examples=["IL-0129"])
+    organization: str
+    date: str = Field(description="YYYY, YYYY-MM or YYYY-MM-DD: as precise as the report is.")
+    year: int
+    title: Bilingual
+    tags: TagSlugs
+    url: str = Field(description="The incident's HTML page.")
+    api_url: str = Field(description="The incident's whole record in this API.")
+
+
+class Source(BaseModel):
+    url: str
+    title: str
+    publisher: str
+
+
+class ExportItem(IncidentSummary):
+    """One incident in the JSON export: the API's list item plus its sources."""
+
+    sources: list[Source]
+
+
+class PageLinks(BaseModel):
+    """API URLs of this page and its neighbours (null where there is none)."""
+
+    self: str
+    first: str
+    last: str
+    next: str | None
+    prev: str | None
+
+
+class IncidentList(BaseModel):
+    """One page of the incidents a filter selects, in the filter's sort order."""
+
+    total: int = Field(description="How many incidents the filter selects (all pages).")
+    page: int
+    pages: int
+    page_size: int
+    links: PageLinks
+    html_url: str = Field(description="The same view as an HTML page.")
+    items: list[IncidentSummary]
+
+
+class TermRef(BaseModel):
+    """A taxonomy term as a tag: slug, labels, and the list filtered by it."""
+
+    slug: str
+    label: Bilingual
+    url: str
+
+
+class TagTerms(BaseModel):
+    cause: list[TermRef]
+    component: list[TermRef]
+    symptom: list[TermRef]
+    factor: list[TermRef]
+
+
+class PatternRef(BaseModel):
+    slug: str
+    title: Bilingual
+    url: str
+
+
+class IncidentRecord(BaseModel):
+    """One incident whole: every section in both languages, tags, sources, patterns, related."""
+
+    id: str
+    organization: str
+    date: str
+    year: int
+    title: Bilingual
+    symptom: Bilingual
+    trigger: Bilingual
+    detection: Bilingual | None
+    actions: BilingualList
+    follow_ups: BilingualList | None
+    lessons: Bilingual
+    tags: TagTerms
+    sources: list[Source]
+    patterns: list[PatternRef]
+    related: list[str] = Field(description="IDs of the incidents sharing the most tags.")
+    url: str
+    api_url: str
+
+
+class FacetValueOut(BaseModel):
+    """A facet value: its count given the other filters is what following `url` returns."""
+
+    slug: str
+    label: Bilingual
+    count: int
+    selected: bool
+    url: str = Field(description="The HTML list with this value toggled.")
+    api_url: str = Field(description="The API list with this value toggled.")
+
+
+class FacetOut(BaseModel):
+    values: list[FacetValueOut]
+    truncated: bool = Field(description="True when only the biggest values are listed (org).")
+
+
+class Facets(BaseModel):
+    """Facet counts for a filter, exactly as the /incidents page shows them."""
+
+    total: int
+    cause: FacetOut
+    component: FacetOut
+    symptom: FacetOut
+    factor: FacetOut
+    org: FacetOut
+
+
+class TaxonomyTerm(BaseModel):
+    slug: str
+    label: Bilingual
+    description: Bilingual
+    aliases: list[str]
+    parent: str | None
+    count: int = Field(description="Incidents in the library with this tag.")
+    url: str
+
+
+class TaxonomyOut(BaseModel):
+    """Every term of the four dimensions, in display order."""
+
+    cause: list[TaxonomyTerm]
+    component: list[TaxonomyTerm]
+    symptom: list[TaxonomyTerm]
+    factor: list[TaxonomyTerm]
+
+
+class PatternOut(BaseModel):
+    """A recurring gap behind incidents, with the incidents that show it (newest first)."""
+
+    slug: str
+    title: Bilingual
+    count: int
+    incidents: list[str]
+    url: str
