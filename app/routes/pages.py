@@ -2,6 +2,7 @@
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app import incidents
 from app.deps import FilterDep, SettingsDep, StoreDep, TemplatesDep
@@ -45,6 +46,12 @@ def make_view(request: Request, filters: Filter, path: str) -> View:
         canonical=filters.url(path),
         lang_switch_url=filters.with_(lang=other, page=filters.page).url(path),
     )
+
+
+def not_found(request: Request, templates: Jinja2Blocks, view: View, message: str) -> Response:
+    """The 404 page, in the page's language, with what was not found."""
+    context = {"status": 404, "message": message}
+    return render(request, templates, "error.html", context, view=view, status_code=404)
 
 
 @router.get("/", include_in_schema=False)
@@ -97,14 +104,7 @@ def show_incident(
     view = make_view(request, Filter(lang=filters.lang), f"/incidents/{slug}")
     detail = incidents.get_incident(store, slug, lang=view.lang)
     if detail is None:
-        return render(
-            request,
-            templates,
-            "error.html",
-            {"status": 404, "message": f"No incident with the ID '{slug}'."},
-            view=view,
-            status_code=404,
-        )
+        return not_found(request, templates, view, f"No incident with the ID '{slug}'.")
     return render(
         request,
         templates,

@@ -7,7 +7,7 @@ from app.checks.snapshot import SNAPSHOT_COMMAND
 from app.deps import FilterDep, StoreDep, TemplatesDep
 from app.facets import Filter
 from app.incidents import card
-from app.routes.pages import make_view
+from app.routes.pages import make_view, not_found
 from app.templating import render
 
 router = APIRouter()
@@ -38,14 +38,7 @@ def show_pattern(
     view = make_view(request, Filter(lang=filters.lang), f"/patterns/{slug}")
     pattern = store.pattern_by_slug.get(slug)
     if pattern is None:
-        return render(
-            request,
-            templates,
-            "error.html",
-            {"status": 404, "message": f"No pattern called '{slug}'."},
-            view=view,
-            status_code=404,
-        )
+        return not_found(request, templates, view, f"No pattern called '{slug}'.")
     ranks = [int(r) for r in store.ranks(store.term_bits("pattern", slug))]
     incidents = [card(store, row, view.lang, "") for row in store.rows_by_rank(ranks)]
     return render(
