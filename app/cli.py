@@ -74,7 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     p_serve.add_argument("--db", default="incidents.db")
     p_serve.add_argument("--host", default="127.0.0.1")
     p_serve.add_argument("--port", type=int, default=8000)
-    p_serve.add_argument("--workers", type=int, default=1)
+    p_serve.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 1, help="processes (default: one per core)"
+    )
     p_serve.set_defaults(func=cmd_serve)
     sub.add_parser("check", help="check a Kubernetes snapshot or cluster (see check --help)")
     args = parser.parse_args(argv)

@@ -18,4 +18,5 @@ class Settings(BaseSettings):
     static_dir: Path = ROOT / "static"
     page_size: int = 20
     search_cache_size: int = 256
+    page_cache_size: int = 256  # rendered list pages kept per process (about 120 KB each)
     max_check_upload_bytes: int = 5_000_000

@@ -192,6 +192,17 @@ def ordered_ranks(store: Store, filters: Filter, bits: int) -> np.ndarray:
     return ranks[::-1] if filters.effective_sort == "oldest" else ranks
 
 
+def top_ranks(store: Store, filters: Filter, bits: int, start: int, count: int) -> list[int]:
+    """Ranks start..start+count of the selection in the filter's order.
+
+    Newest-first near the top of the list walks the lowest set bits directly; anything else
+    unpacks the bitset once.
+    """
+    if filters.effective_sort == "recent" and start + count <= 200:
+        return store.first_ranks(bits, start + count)[start:]
+    return [int(r) for r in ordered_ranks(store, filters, bits)[start : start + count]]
+
+
 def list_incidents(
     store: Store, filters: Filter, *, lang: str, page_size: int = 20
 ) -> IncidentPage:
@@ -204,9 +215,8 @@ def list_incidents(
     notices = [ignored.reason for ignored in filters.ignored]
     if filters.page > pages:
         notices.append(f"page {filters.page} is past the end; showing page {pages}")
-    order = ordered_ranks(store, filters, bits)
     start = (page - 1) * page_size
-    page_ranks = [int(r) for r in order[start : start + page_size]]
+    page_ranks = top_ranks(store, filters, bits, start, page_size)
     items = tuple(card(store, row, lang, filters.q) for row in store.rows_by_rank(page_ranks))
     facets = {kind: _facet(store, filters, active, kind, lang, bits) for kind in FACET_KINDS}
     return IncidentPage(
@@ -237,39 +247,51 @@ def _facet(
     store: Store, filters: Filter, active: dict[str, int], kind: str, lang: str, bits: int
 ) -> Facet:
     """Counts given the other filters: an unselected value's count is what clicking it returns."""
+    if kind == "org":
+        return _org_facet(store, filters, active, bits)
     base = combine(store, active, without=kind)
     own = active.get(kind)
     selected = set(filters.values(kind))
     values: list[FacetValue] = []
-    keys: list[tuple[str, str, str | None]]
-    if kind == "org":
-        keys = [(org, org, None) for org in store.orgs]
-    else:
-        keys = [(t.slug, t.label(lang), t.parent) for t in store.taxonomy.terms[kind]]
-    for slug, label, parent in keys:
-        term = store.term_bits(kind, slug)
-        if slug in selected:
-            count = (bits & term).bit_count()
+    for term in store.taxonomy.terms[kind]:
+        term_bits = store.term_bits(kind, term.slug)
+        if term.slug in selected:
+            count = (bits & term_bits).bit_count()
         elif own is not None:
-            count = (base & (own | term)).bit_count()
+            count = (base & (own | term_bits)).bit_count()
         else:
-            count = (base & term).bit_count()
+            count = (base & term_bits).bit_count()
+        url = filters.toggled_url(kind, term.slug)
         values.append(
             FacetValue(
-                kind,
-                slug,
-                label,
-                count,
-                slug in selected,
-                filters.toggled(kind, slug).url(),
-                parent,
+                kind, term.slug, term.label(lang), count, term.slug in selected, url, term.parent
             )
         )
-    if kind == "org":
-        ranked = sorted(values, key=lambda v: (not v.selected, -v.count, v.label.lower()))
-        shown = [v for v in ranked if v.selected or v.count][: max(ORG_FACET_SIZE, len(selected))]
-        return Facet(kind, tuple(shown), truncated=len([v for v in values if v.count]) > len(shown))
     return Facet(kind, tuple(values))
+
+
+def _org_facet(store: Store, filters: Filter, active: dict[str, int], bits: int) -> Facet:
+    """The biggest organisations; one bincount gives every organisation's count at once."""
+    base = combine(store, active, without="org")
+    own = active.get("org")
+    size = len(store.orgs)
+    in_base = store.bincount(base, store.org_of_rank, size)
+    in_result = store.bincount(bits, store.org_of_rank, size)
+    already = (base & own).bit_count() if own is not None else 0
+    selected = set(filters.org)
+    # Organisations are single-valued, so adding one adds exactly its incidents in `base`.
+    counts = {
+        org: int(in_result[i]) if org in selected else already + int(in_base[i])
+        for i, org in enumerate(store.orgs)
+    }
+    present = [org for i, org in enumerate(store.orgs) if org in selected or in_base[i]]
+    ranked = sorted(present, key=lambda org: (org not in selected, -counts[org], org.lower()))
+    shown = ranked[: max(ORG_FACET_SIZE, len(selected))]
+    values = tuple(
+        FacetValue("org", org, org, counts[org], org in selected, filters.toggled_url("org", org))
+        for org in shown
+    )
+    return Facet("org", values, truncated=len(ranked) > len(shown))
 
 
 def _chips(store: Store, filters: Filter, lang: str) -> tuple[Chip, ...]:
@@ -338,14 +360,20 @@ def _top_components(store: Store, bits: int, filters: Filter, lang: str) -> tupl
 
 
 def _groups(store: Store, filters: Filter, bits: int, lang: str) -> tuple[CauseGroup, ...]:
-    groups = []
+    """원인별: each cause in the result, its count and its first incidents in the list's order."""
+    found = []
     for term in store.taxonomy.terms["cause"]:
         cause_bits = bits & store.term_bits("cause", term.slug)
         count = cause_bits.bit_count()
-        if not count:
-            continue
-        ranks = [int(r) for r in ordered_ranks(store, filters, cause_bits)[:GROUP_SIZE]]
-        cards = tuple(card(store, row, lang, "") for row in store.rows_by_rank(ranks))
+        if count:
+            found.append((term, count, top_ranks(store, filters, cause_bits, 0, GROUP_SIZE)))
+    rows = {
+        row["sort_rank"]: row
+        for row in store.rows_by_rank(sorted({rank for _, _, ranks in found for rank in ranks}))
+    }
+    groups = []
+    for term, count, ranks in found:
+        cards = tuple(card(store, rows[rank], lang, "") for rank in ranks)
         url = filters if term.slug in filters.cause else filters.toggled("cause", term.slug)
         groups.append(CauseGroup(term, count, url.with_().url(), cards))
     groups.sort(key=lambda g: (-g.count, g.term.position))

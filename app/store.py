@@ -19,6 +19,7 @@ from sqlalchemy import Engine, text
 from app.db import make_engine
 from app.search import match_expression
 from app.taxonomy import Taxonomy
+from app.templating import PageCache
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,9 @@ class SearchHits:
 class Store:
     """One opened database file and everything derived from it at load time."""
 
-    def __init__(self, path: Path, *, search_cache_size: int = 256) -> None:
+    def __init__(
+        self, path: Path, *, search_cache_size: int = 256, page_cache_size: int = 256
+    ) -> None:
         self.path = path
         self.identity = _identity(path)
         self.engine: Engine = make_engine(path, read_only=True)
@@ -73,7 +76,19 @@ class Store:
         )
         self.org_lookup = {org.casefold(): org for org in self.orgs}
         self.years = sorted(int(key) for kind, key in self.bits if kind == "year")
+        # Organisation and year are single-valued: one array each (rank -> index) lets a facet
+        # count every value at once with numpy.bincount instead of one AND per value.
+        org_index = {org: i for i, org in enumerate(self.orgs)}
+        self.org_of_rank = np.zeros(self.total, dtype=np.int32)
+        self.year_of_rank = np.zeros(self.total, dtype=np.int32)
+        with self.engine.connect() as conn:
+            for rank, org, year in conn.execute(
+                text("SELECT sort_rank, organization, year FROM incident")
+            ):
+                self.org_of_rank[rank] = org_index[org]
+                self.year_of_rank[rank] = year
         self.pattern_by_slug = {p.slug: p for p in self.patterns}
+        self.pages = PageCache(page_cache_size)
         self._search_cache: OrderedDict[str, SearchHits] = OrderedDict()
         self._search_cache_size = search_cache_size
         self._lock = threading.Lock()
@@ -98,6 +113,21 @@ class Store:
             return np.empty(0, dtype=np.int64)
         raw = np.frombuffer(bits.to_bytes(self.nbytes, "little"), dtype=np.uint8)
         return np.flatnonzero(np.unpackbits(raw, bitorder="little"))
+
+    def first_ranks(self, bits: int, count: int) -> list[int]:
+        """The `count` lowest set bits (the newest incidents), without unpacking the bitset."""
+        out: list[int] = []
+        while bits and len(out) < count:
+            low = bits & -bits
+            out.append(low.bit_length() - 1)
+            bits ^= low
+        return out
+
+    def bincount(self, bits: int, values: np.ndarray, size: int) -> np.ndarray:
+        """How many selected incidents have each value of a single-valued column."""
+        if not bits:
+            return np.zeros(size, dtype=np.int64)
+        return np.bincount(values[self.mask(bits)], minlength=size)
 
     def mask(self, bits: int) -> np.ndarray:
         raw = np.frombuffer(bits.to_bytes(self.nbytes, "little"), dtype=np.uint8)
@@ -179,9 +209,12 @@ def _identity(path: Path) -> tuple[int, int]:
 class StoreHolder:
     """Hands out the current Store; reopens it when `build` has swapped in a new file."""
 
-    def __init__(self, path: Path, *, search_cache_size: int = 256) -> None:
+    def __init__(
+        self, path: Path, *, search_cache_size: int = 256, page_cache_size: int = 256
+    ) -> None:
         self.path = path
         self.search_cache_size = search_cache_size
+        self.page_cache_size = page_cache_size
         self._store: Store | None = None
         self._lock = threading.Lock()
 
@@ -196,7 +229,11 @@ class StoreHolder:
         with self._lock:
             if self._store is None or (current is not None and self._store.identity != current):
                 old = self._store
-                self._store = Store(self.path, search_cache_size=self.search_cache_size)
+                self._store = Store(
+                    self.path,
+                    search_cache_size=self.search_cache_size,
+                    page_cache_size=self.page_cache_size,
+                )
                 if old is not None:
                     old.engine.dispose()
             return self._store

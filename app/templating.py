@@ -1,11 +1,15 @@
 """One Jinja2 environment; render a whole page or, for htmx, one named block of it."""
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from fastapi import Request
-from fastapi.responses import Response
+from fastapi.responses import HTMLResponse, Response
+from jinja2_fragments import render_block
 from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app.facets import Filter
@@ -53,29 +57,66 @@ def is_partial(request: Request) -> bool:
     )
 
 
+class PageCache:
+    """Rendered pages by request URL and language, least recently used dropped first.
+
+    Belongs to one Store (one database file), so a rebuilt library starts with an empty cache.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._pages: OrderedDict[tuple[str, ...], str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, ...]) -> str | None:
+        with self._lock:
+            body = self._pages.get(key)
+            if body is not None:
+                self._pages.move_to_end(key)
+            return body
+
+    def put(self, key: tuple[str, ...], body: str) -> None:
+        if self.size <= 0:
+            return
+        with self._lock:
+            self._pages[key] = body
+            while len(self._pages) > self.size:
+                self._pages.popitem(last=False)
+
+
 def render(
     request: Request,
     templates: Jinja2Blocks,
     name: str,
-    context: dict[str, Any],
+    context: dict[str, Any] | Callable[[], dict[str, Any]],
     *,
     view: View,
     block: str | None = None,
     status_code: int = 200,
     remember_lang: bool = False,
+    cache: PageCache | None = None,
 ) -> Response:
-    """Render `name` whole, or only `block` for an htmx request; the same template either way."""
+    """Render `name` whole, or only `block` for an htmx request; the same template either way.
+
+    `context` may be a function, so that with a `cache` hit the page's data is never computed.
+    """
     partial = block is not None and is_partial(request)
-    full_context = {"request": request, "view": view, "t": view.t, **context}
-    response: Response
+    key = (name, request.url.path, request.url.query, view.lang, str(partial))
+    body = cache.get(key) if cache is not None else None
+    if body is None:
+        data = context() if callable(context) else context
+        full_context = {"request": request, "view": view, "t": view.t, **data}
+        if partial:
+            assert block is not None
+            body = render_block(templates.env, name, block, full_context)
+        else:
+            body = templates.get_template(name).render(full_context)
+        if cache is not None:
+            cache.put(key, body)
+    response = HTMLResponse(body, status_code=status_code)
     if partial:
-        response = templates.TemplateResponse(
-            request, name, full_context, block_name=block, status_code=status_code
-        )
         # htmx ignores headers on redirects, so the canonical URL is pushed from here.
         response.headers["HX-Push-Url"] = view.canonical
-    else:
-        response = templates.TemplateResponse(request, name, full_context, status_code=status_code)
     if block is not None:
         response.headers["Vary"] = "HX-Request, Cookie, Accept-Language"
     if remember_lang:

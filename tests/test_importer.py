@@ -142,3 +142,20 @@ def test_cli_validate_exits_2_without_traceback(small_data: Path) -> None:
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert "IL-0064.yaml" in result.stderr
+
+
+def test_a_serving_app_picks_up_a_rebuilt_library(small_data: Path, tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from app.config import Settings
+    from app.main import create_app
+
+    db = tmp_path / "lib.db"
+    build(small_data, db)
+    with TestClient(create_app(Settings(database_path=db))) as client:
+        assert "1–4 of 4" in client.get("/incidents").text
+        (small_data / "incidents" / "IL-0036.yaml").unlink()
+        build(small_data, db)
+        html = client.get("/incidents").text  # same URL: the cached page must not be served
+        assert "1–3 of 3" in html
+        assert "IL-0036" not in html

@@ -73,14 +73,19 @@ def list_incidents_page(
     if response := canonical_redirect(request, filters, "/incidents"):
         return response
     view = make_view(request, filters, "/incidents")
-    page = incidents.list_incidents(store, filters, lang=view.lang, page_size=settings.page_size)
-    context = {
-        "page": page,
-        "filters": filters,
-        "dimensions": DIMENSIONS,
-        "page_numbers": incidents.page_numbers(page.page, page.pages),
-        "orgs": store.orgs,
-    }
+
+    def context() -> dict[str, object]:
+        page = incidents.list_incidents(
+            store, filters, lang=view.lang, page_size=settings.page_size
+        )
+        return {
+            "page": page,
+            "filters": filters,
+            "dimensions": DIMENSIONS,
+            "page_numbers": incidents.page_numbers(page.page, page.pages),
+            "orgs": store.orgs,
+        }
+
     response = render(
         request,
         templates,
@@ -89,6 +94,7 @@ def list_incidents_page(
         view=view,
         block="results",
         remember_lang=bool(filters.lang),
+        cache=store.pages,
     )
     response.headers["Link"] = (
         f'<{filters.url("/api/incidents")}>; rel="alternate"; type="application/json"'
