@@ -82,11 +82,15 @@ class Store:
         self.org_of_rank = np.zeros(self.total, dtype=np.int32)
         self.year_of_rank = np.zeros(self.total, dtype=np.int32)
         with self.engine.connect() as conn:
-            for rank, org, year in conn.execute(
-                text("SELECT sort_rank, organization, year FROM incident")
-            ):
-                self.org_of_rank[rank] = org_index[org]
-                self.year_of_rank[rank] = year
+            rows = conn.execute(
+                text("SELECT id, sort_rank, organization, year FROM incident")
+            ).all()
+        # FTS5 answers with rowids; this maps them to sort ranks without a join per hit.
+        self.rank_of_id = np.zeros(max((r[0] for r in rows), default=0) + 1, dtype=np.int64)
+        for rowid, rank, org, year in rows:
+            self.rank_of_id[rowid] = rank
+            self.org_of_rank[rank] = org_index[org]
+            self.year_of_rank[rank] = year
         self.pattern_by_slug = {p.slug: p for p in self.patterns}
         self.pages = PageCache(page_cache_size)
         self._search_cache: OrderedDict[str, SearchHits] = OrderedDict()
@@ -155,17 +159,17 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(
                 text(
-                    "SELECT i.sort_rank FROM incident_fts f JOIN incident i ON i.id = f.rowid"
-                    " WHERE incident_fts MATCH :m"
-                    " ORDER BY bm25(incident_fts, 10.0, 1.0, 4.0), i.sort_rank"
+                    "SELECT rowid FROM incident_fts WHERE incident_fts MATCH :m"
+                    " ORDER BY bm25(incident_fts, 10.0, 1.0, 4.0)"
                 ),
                 {"m": expression},
             ).all()
-        order = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        buffer = bytearray(self.nbytes)
-        for rank in order.tolist():
-            buffer[rank >> 3] |= 1 << (rank & 7)
-        return SearchHits(int.from_bytes(buffer, "little"), order)
+        rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        order = self.rank_of_id[rowids]
+        selected = np.zeros(self.nbytes * 8, dtype=bool)
+        selected[order] = True
+        bits = int.from_bytes(np.packbits(selected, bitorder="little").tobytes(), "little")
+        return SearchHits(bits, order)
 
     # -- rows ------------------------------------------------------------------------------
     def rows_by_rank(self, ranks: list[int]) -> list[dict[str, Any]]:
