@@ -81,18 +81,54 @@ def query_terms(q: str) -> list[str]:
     return seen[:MAX_TERMS]
 
 
+PARTICLE_WORDS = ("out", "over", "back", "down", "up", "off")
+COMPOUND = re.compile(rf"^([a-z]{{3,}}?)({'|'.join(PARTICLE_WORDS)})s?$")
+
+
+def term_groups(q: str) -> list[list[str]]:
+    """Each query term with the spellings that mean the same: all terms must match, any spelling.
+
+    English writes one action three ways: timeout, time out, timed out (failover, fail over...).
+    Porter folds timed -> time, so "timeout" also searches the phrase "time out", and the two
+    words "timed out" also search "timeout".
+    """
+    terms = query_terms(q)
+    groups: list[list[str]] = []
+    index = 0
+    while index < len(terms):
+        term = terms[index]
+        following = terms[index + 1] if index + 1 < len(terms) else ""
+        if following in PARTICLE_WORDS and term.isalpha() and term.isascii():
+            stems = {term, term[:-1], term[:-2]} if term.endswith("ed") else {term}
+            joined = sorted(stem + following for stem in stems if len(stem) >= 3)
+            groups.append([f"{term} {following}", *joined])
+            index += 2
+            continue
+        compound = COMPOUND.match(term)
+        if compound:
+            groups.append([term, f"{compound.group(1)} {compound.group(2)}"])
+        else:
+            groups.append([term])
+        index += 1
+    return groups
+
+
+def _phrase(term: str) -> str:
+    if HANGUL_RUN.fullmatch(term) and len(term) == 1:
+        return f'"{term}" *'
+    phrase = " ".join(bigrams(t) if HANGUL_RUN.fullmatch(t) else t for t in term.split())
+    return '"' + phrase.replace('"', " ") + '"'
+
+
 def match_expression(q: str) -> str | None:
     """An FTS5 MATCH string where every term must match; None when nothing is searchable.
 
     Every term is a quoted phrase, so FTS5 syntax in user text (NEAR, AND, *, :, quotes) is data.
     """
-    parts: list[str] = []
-    for term in query_terms(q):
-        if HANGUL_RUN.fullmatch(term) and len(term) == 1:
-            parts.append(f'"{term}" *')
-            continue
-        phrase = " ".join(bigrams(t) if HANGUL_RUN.fullmatch(t) else t for t in term.split())
-        parts.append('"' + phrase.replace('"', " ") + '"')
+    parts = []
+    for group in term_groups(q):
+        phrases = [_phrase(term) for term in group]
+        parts.append(phrases[0] if len(phrases) == 1 else "(" + " OR ".join(phrases) + ")")
     return " AND ".join(parts) if parts else None
 
 
@@ -123,7 +159,7 @@ def matches_text(values: Iterable[str], q: str) -> bool:
 
 def _needles(q: str) -> list[str]:
     needles: list[str] = []
-    for term in query_terms(q):
+    for term in (t for group in term_groups(q) for t in group):
         if HANGUL_RUN.fullmatch(term):
             needles.append(term)
         else:
