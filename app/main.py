@@ -1,5 +1,8 @@
 """create_app(settings) -> FastAPI. Serve with: uvicorn --factory app.main:create_app"""
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -49,7 +52,20 @@ class SecurityHeaders:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
+    stores = StoreHolder(
+        settings.database_path,
+        search_cache_size=settings.search_cache_size,
+        page_cache_size=settings.page_cache_size,
+    )
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if settings.database_path.exists():
+            stores.get()  # load the facet bitsets before the first request, not during it
+        yield
+
     app = FastAPI(
+        lifespan=lifespan,
         title="Incident Library",
         description=(
             "Public infrastructure incident reports, tagged by cause, component, symptom and "
@@ -59,11 +75,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="0.1.0",
     )
     app.state.settings = settings
-    app.state.stores = StoreHolder(
-        settings.database_path,
-        search_cache_size=settings.search_cache_size,
-        page_cache_size=settings.page_cache_size,
-    )
+    app.state.stores = stores
     app.state.templates = make_templates(settings.templates_dir)
     app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=settings.static_dir), name="static")

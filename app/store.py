@@ -156,14 +156,19 @@ class Store:
         expression = match_expression(q)
         if expression is None:
             return SearchHits(0, np.empty(0, dtype=np.int64))
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                text(
-                    "SELECT rowid FROM incident_fts WHERE incident_fts MATCH :m"
-                    " ORDER BY bm25(incident_fts, 10.0, 1.0, 4.0)"
-                ),
-                {"m": expression},
-            ).all()
+        # The DB-API cursor directly: thousands of one-integer rows need no Row objects.
+        raw = self.engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            cursor.execute(
+                "SELECT rowid FROM incident_fts WHERE incident_fts MATCH ?"
+                " ORDER BY bm25(incident_fts, 10.0, 1.0, 4.0)",
+                (expression,),
+            )
+            rows = cursor.fetchall()
+            cursor.close()
+        finally:
+            raw.close()
         rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         order = self.rank_of_id[rowids]
         selected = np.zeros(self.nbytes * 8, dtype=bool)

@@ -67,6 +67,12 @@ class PageCache:
         self.size = size
         self._pages: OrderedDict[tuple[str, ...], str] = OrderedDict()
         self._lock = threading.Lock()
+        self._filling: dict[tuple[str, ...], threading.Lock] = {}
+
+    def filling(self, key: tuple[str, ...]) -> threading.Lock:
+        """A lock per page being rendered: concurrent misses for one URL render it once."""
+        with self._lock:
+            return self._filling.setdefault(key, threading.Lock())
 
     def get(self, key: tuple[str, ...]) -> str | None:
         with self._lock:
@@ -76,9 +82,10 @@ class PageCache:
             return body
 
     def put(self, key: tuple[str, ...], body: str) -> None:
-        if self.size <= 0:
-            return
         with self._lock:
+            self._filling.pop(key, None)
+            if self.size <= 0:
+                return
             self._pages[key] = body
             while len(self._pages) > self.size:
                 self._pages.popitem(last=False)
@@ -101,18 +108,28 @@ def render(
     `context` may be a function, so that with a `cache` hit the page's data is never computed.
     """
     partial = block is not None and is_partial(request)
-    key = (name, request.url.path, request.url.query, view.lang, str(partial))
-    body = cache.get(key) if cache is not None else None
-    if body is None:
+
+    def build() -> str:
         data = context() if callable(context) else context
         full_context = {"request": request, "view": view, "t": view.t, **data}
         if partial:
             assert block is not None
-            body = render_block(templates.env, name, block, full_context)
-        else:
-            body = templates.get_template(name).render(full_context)
-        if cache is not None:
-            cache.put(key, body)
+            return render_block(templates.env, name, block, full_context)
+        return templates.get_template(name).render(full_context)
+
+    body: str | None
+    if cache is None:
+        body = build()
+    else:
+        key = (name, request.url.path, request.url.query, view.lang, str(partial))
+        body = cache.get(key)
+        if body is None:
+            with cache.filling(key):
+                body = cache.get(key)  # rendered by another request while this one waited
+                if body is None:
+                    body = build()
+                    cache.put(key, body)
+    assert body is not None
     response = HTMLResponse(body, status_code=status_code)
     if partial:
         # htmx ignores headers on redirects, so the canonical URL is pushed from here.
