@@ -367,10 +367,8 @@ def _groups(store: Store, filters: Filter, bits: int, lang: str) -> tuple[CauseG
         count = cause_bits.bit_count()
         if count:
             found.append((term, count, top_ranks(store, filters, cause_bits, 0, GROUP_SIZE)))
-    rows = {
-        row["sort_rank"]: row
-        for row in store.rows_by_rank(sorted({rank for _, _, ranks in found for rank in ranks}))
-    }
+    wanted = sorted({rank for _, _, ranks in found for rank in ranks})
+    rows = {row["sort_rank"]: row for row in store.rows_by_rank(wanted, light=True)}
     groups = []
     for term, count, ranks in found:
         cards = tuple(card(store, rows[rank], lang, "") for rank in ranks)
@@ -433,7 +431,7 @@ def card(store: Store, row: dict[str, Any], lang: str, q: str) -> IncidentCard:
         dim: [t for t in (store.taxonomy.get(dim, s) for s in tags_raw.get(dim, [])) if t]
         for dim in DIMENSIONS
     }
-    body: dict[str, Any] = json.loads(row["body_json"])
+    body: dict[str, Any] = json.loads(row["body_json"]) if "body_json" in row else {}
     title = row["title_ko"] if lang == "ko" else row["title_en"]
     snippet = _snippet(body, title, lang, q) if q else None
     return IncidentCard(
@@ -488,7 +486,7 @@ def get_incident(store: Store, slug: str, *, lang: str) -> IncidentDetail | None
     scores[row["sort_rank"]] = -1
     top = np.lexsort((np.arange(store.total), -scores))[:5]
     related_ranks = [int(r) for r in top if scores[r] > 0]
-    related = tuple(card(store, r, lang, "") for r in store.rows_by_rank(related_ranks))
+    related = tuple(card(store, r, lang, "") for r in store.rows_by_rank(related_ranks, light=True))
     patterns = tuple(
         PatternCount(p, store.pattern_by_slug[p].title(lang), 0)
         for p in this.patterns

@@ -177,20 +177,25 @@ class Store:
         return SearchHits(bits, order)
 
     # -- rows ------------------------------------------------------------------------------
-    def rows_by_rank(self, ranks: list[int]) -> list[dict[str, Any]]:
-        """Incident rows for the given sort ranks, in that order."""
+    def rows_by_rank(self, ranks: list[int], *, light: bool = False) -> list[dict[str, Any]]:
+        """Incident rows for the given sort ranks, in that order.
+
+        `light` leaves out the long text (body and sources) for lists that show only titles.
+        """
         if not ranks:
             return []
+        columns = LIGHT_COLUMNS if light else ROW_COLUMNS
         placeholders = ",".join(str(int(r)) for r in ranks)
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                text(
-                    "SELECT slug, organization, date, year, sort_rank, title_en, title_ko,"
-                    " body_json, tags_json, sources_json, patterns_json FROM incident"
-                    f" WHERE sort_rank IN ({placeholders})"
-                )
-            ).mappings()
-            by_rank = {row["sort_rank"]: dict(row) for row in rows}
+        raw = self.engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            cursor.execute(
+                f"SELECT {', '.join(columns)} FROM incident WHERE sort_rank IN ({placeholders})"
+            )
+            by_rank = {row[4]: dict(zip(columns, row, strict=True)) for row in cursor.fetchall()}
+            cursor.close()
+        finally:
+            raw.close()
         return [by_rank[r] for r in ranks if r in by_rank]
 
     def row_by_slug(self, slug: str) -> dict[str, Any] | None:
@@ -208,6 +213,13 @@ class Store:
                 .first()
             )
         return dict(row) if row else None
+
+
+ROW_COLUMNS = (
+    "slug", "organization", "date", "year", "sort_rank", "title_en", "title_ko",
+    "body_json", "tags_json", "sources_json", "patterns_json",
+)  # fmt: skip
+LIGHT_COLUMNS = ROW_COLUMNS[:7] + ("tags_json", "patterns_json")
 
 
 def _identity(path: Path) -> tuple[int, int]:

@@ -4,6 +4,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +30,13 @@ class View:
         return translate(key, self.lang, **values)
 
 
+@lru_cache(maxsize=4096)
 def tag_url(dimension: str, slug: str, lang: str = "") -> str:
     """The list filtered by one tag value (the target of every tag chip)."""
     return Filter(lang=lang if lang == "ko" else "").toggled(dimension, slug).url()
 
 
+@lru_cache(maxsize=4096)
 def incident_url(slug: str, lang: str = "") -> str:
     return Filter(lang=lang if lang == "ko" else "").url(f"/incidents/{slug}")
 
