@@ -66,6 +66,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(
         lifespan=lifespan,
+        docs_url=None,  # served by app.routes.pages from npm's swagger-ui-dist, CSP-clean
+        redoc_url=None,
         title="Incident Library",
         description=(
             "Public infrastructure incident reports, tagged by cause, component, symptom and "

@@ -54,6 +54,21 @@ def not_found(request: Request, templates: Jinja2Blocks, view: View, message: st
     return render(request, templates, "error.html", context, view=view, status_code=404)
 
 
+# Swagger UI writes inline styles; scripts stay 'self' only.
+DOCS_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
+
+
+@router.get("/docs", response_class=HTMLResponse, include_in_schema=False)
+def show_api_docs(request: Request, templates: TemplatesDep) -> Response:
+    """Interactive API documentation over /openapi.json (Swagger UI from the npm registry)."""
+    response = templates.TemplateResponse(request, "docs.html", {})
+    response.headers["Content-Security-Policy"] = DOCS_CSP
+    return response
+
+
 @router.get("/", include_in_schema=False)
 def home(request: Request) -> RedirectResponse:
     """The library lands on the incident list."""

@@ -108,3 +108,9 @@ def test_everything_works_without_javascript(page_without_js: Page, server: str)
     expect(page).to_have_url(re.compile(r"/incidents\?q=DNS&cause="))
     page.locator(".cards .card-title a").first.click()
     expect(page.locator("h1")).to_be_visible()
+
+
+def test_api_docs_render_from_our_own_files(page: Page, server: str) -> None:
+    page.goto(f"{server}/docs")
+    expect(page.locator("#swagger-ui")).to_contain_text("/api/incidents", timeout=10_000)
+    expect(page.locator("#swagger-ui")).to_contain_text("/api/graph")
