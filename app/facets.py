@@ -105,7 +105,7 @@ class Filter:
         page = 1
         if values["page"]:
             raw_page = values["page"][-1]
-            if raw_page.isdigit() and 0 < int(raw_page) <= 10**6:
+            if raw_page.isascii() and raw_page.isdigit() and 0 < int(raw_page) <= 10**6:
                 page = int(raw_page)
             else:
                 ignored.append(Ignored("page", raw_page, f"page '{raw_page}' is not a page number"))
@@ -243,7 +243,7 @@ def _year(key: str, raw: Sequence[str], ignored: list[Ignored]) -> int | None:
     if not raw:
         return None
     value = raw[-1]
-    if value.isdigit() and YEAR_MIN <= int(value) <= YEAR_MAX:
+    if value.isascii() and value.isdigit() and YEAR_MIN <= int(value) <= YEAR_MAX:
         return int(value)
     ignored.append(Ignored(key, value, f"'{value}' is not a year ({YEAR_MIN}-{YEAR_MAX})"))
     return None

@@ -43,8 +43,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "intro": {
         "en": "{n} incidents. Each line joins two tags that appear together in incidents; "
         "its width is how many. Every circle and line is a link to those incidents.",
-        "ko": "사례 {n}건. 선은 같은 사례에 함께 붙은 두 태그를 잇고, 굵기는 그 사례 수입니다. "
-        "원과 선은 모두 해당 사례 목록으로 가는 링크입니다.",
+        "ko": "사례 {n}건. 선은 같은 사례에 함께 붙은 두 분류 값을 잇고, "
+        "선의 굵기는 그런 사례의 수입니다. 원과 선은 모두 해당 사례 목록으로 가는 링크입니다.",
     },
     "tabs": {"en": "Graph views", "ko": "그래프 종류"},
     "view.cause-component": {"en": "Cause → component", "ko": "원인 → 구성 요소"},
@@ -64,18 +64,21 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{a} → {b}: {n} incidents",
         "ko": "{a} → {b}: 사례 {n}건",
     },
-    "hidden": {"en": "{n} more {kind} not shown.", "ko": "{kind} {n}개는 표시하지 않았습니다."},
+    "hidden": {
+        "en": "{n} more {kind} not shown.",
+        "ko": "나머지 {kind} {n}개는 표시하지 않았습니다.",
+    },
     "plural.cause": {"en": "causes", "ko": "원인"},
     "plural.component": {"en": "components", "ko": "구성 요소"},
     "plural.symptom": {"en": "symptoms", "ko": "증상"},
     "plural.factor": {"en": "contributing factors", "ko": "기여 요인"},
     "hidden.incident": {
         "en": "{n} more incidents not shown.",
-        "ko": "사례 {n}건은 표시하지 않았습니다.",
+        "ko": "나머지 사례 {n}건은 표시하지 않았습니다.",
     },
     "show_all": {"en": "Show all", "ko": "모두 보기"},
     "show_top": {"en": "Show the top {n} only", "ko": "상위 {n}개만 보기"},
-    "min": {"en": "Minimum incidents per line", "ko": "선 하나의 최소 사례 수"},
+    "min": {"en": "Minimum incidents per line", "ko": "선으로 이을 최소 사례 수"},
     "apply": {"en": "Apply", "ko": "적용"},
     "empty": {
         "en": "No links to draw for these filters.",
@@ -84,7 +87,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "table": {"en": "The lines as a table", "ko": "선 목록을 표로 보기"},
     "weight": {"en": "Incidents", "ko": "사례 수"},
     "filters": {"en": "Filters", "ko": "필터"},
-    "clear": {"en": "Graph of all incidents", "ko": "필터 없이 전체 그래프"},
+    "clear": {"en": "Graph of all incidents", "ko": "전체 사례 그래프"},
     "as_json": {"en": "This graph as JSON", "ko": "이 그래프를 JSON으로"},
 }
 
@@ -139,13 +142,13 @@ def parse_params(pairs: list[tuple[str, str]]) -> tuple[GraphParams, list[Ignore
     text = raw.get("limit", "")
     if text == "all":
         limit = None
-    elif text.isdigit() and 0 < int(text) <= MAX_LIMIT:
+    elif text.isascii() and text.isdigit() and 0 < int(text) <= MAX_LIMIT:
         limit = int(text)
     elif text:
         ignored.append(Ignored("limit", text, f"limit '{text}' is not 1-{MAX_LIMIT} or 'all'"))
     min_weight = 1
     text = raw.get("min", "")
-    if text.isdigit() and 0 < int(text) <= 10**6:
+    if text.isascii() and text.isdigit() and 0 < int(text) <= 10**6:
         min_weight = int(text)
     elif text:
         ignored.append(Ignored("min", text, f"minimum '{text}' is not a positive number"))

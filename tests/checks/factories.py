@@ -260,6 +260,8 @@ def job(
     restart_policy: str = "Never",
     failed: int = 0,
     cronjob: str | None = None,
+    containers: list[dict[str, Any]] | None = None,
+    status: dict[str, Any] | None = None,
     **spec_extra: Any,
 ) -> Obj:
     extra_meta: dict[str, Any] = {}
@@ -275,10 +277,10 @@ def job(
             "backoffLimit": backoff_limit,
             "completions": 1,
             "parallelism": 1,
-            "template": {"spec": pod_spec(restartPolicy=restart_policy)},
+            "template": {"spec": pod_spec(containers, restartPolicy=restart_policy)},
             **spec_extra,
         },
-        "status": {"failed": failed} if failed else {},
+        "status": {**({"failed": failed} if failed else {}), **(status or {})},
     }
 
 

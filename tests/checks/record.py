@@ -180,6 +180,12 @@ def batch(well: bool) -> list[Obj]:
         objects += [
             cronjob("nightly-report", schedule="0 2 * * *", concurrency="Forbid", deadline=3600),
             simple(
+                "ResourceQuota",
+                "batch",
+                "batch",
+                spec={"hard": {"requests.memory": "64Gi", "count/pods": "100"}},
+            ),
+            simple(
                 "LimitRange",
                 "defaults",
                 "batch",

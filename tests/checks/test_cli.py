@@ -61,7 +61,9 @@ def test_json_report_has_findings_with_objects_fix_and_incidents(
     }  # fmt: skip
     assert first["incidents"] == ["IL-0036"] and first["severity"] == "high"
     assert first["objects"][0] == {"kind": "CronJob", "namespace": "batch", "name": "sync-search"}
-    assert report["summary"]["gaps"] == len(report["findings"])
+    gaps = [f for f in report["findings"] if f["severity"] != "info"]
+    assert report["summary"]["gaps"] == len(gaps)
+    assert report["summary"]["info"] == len(report["findings"]) - len(gaps)
     assert {"pattern": "control-plane-undersized", "check": "apiserver-flags"} == {
         k: report["not_evaluable"][0][k] for k in ("pattern", "check")
     }

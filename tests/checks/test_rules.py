@@ -255,6 +255,172 @@ def hub(guaranteed: bool) -> Obj:
     )
 
 
+def budget(name: str, spec: dict[str, object], status: dict[str, int]) -> Obj:
+    return simple(
+        "PodDisruptionBudget",
+        name,
+        "default",
+        apiVersion="policy/v1",
+        spec={**spec, "selector": {"matchLabels": {"app.kubernetes.io/name": name}}},
+        status={"observedGeneration": 1, **status},
+    )
+
+
+def labelled_pods(app: str, count: int, ready: int | None = None) -> list[Obj]:
+    return [
+        pod(
+            f"{app}-7d9f8b6c5d-{i}x9z",
+            node_name=f"node-{i}",
+            owner=("ReplicaSet", f"{app}-7d9f8b6c5d"),
+            labels={"app.kubernetes.io/name": app},
+            ready=ready is None or i < ready,
+        )
+        for i in range(count)
+    ]
+
+
+COMPLETE = {
+    "type": "Complete",
+    "status": "True",
+    "lastProbeTime": "2025-05-01T08:04:10Z",
+    "lastTransitionTime": "2025-05-01T08:04:10Z",
+}
+
+
+def busy_pods(count: int) -> list[Obj]:
+    return [
+        pod(
+            f"worker-6f7c9d8b4-{i:04d}",
+            namespace="jobs",
+            node_name=f"node-{i % 40:03d}",
+            owner=("ReplicaSet", "worker-6f7c9d8b4"),
+        )
+        for i in range(count)
+    ]
+
+
+DNS_AUTOSCALER = deployment(
+    "dns-autoscaler",
+    namespace="kube-system",
+    replicas=1,
+    labels={"k8s-app": "dns-autoscaler"},
+    containers=[
+        container(
+            "autoscaler",
+            "registry.k8s.io/cpa/cluster-proportional-autoscaler:v1.8.9",
+            {"cpu": "20m", "memory": "10Mi"},
+            command=[
+                "/cluster-proportional-autoscaler",
+                "--namespace=kube-system",
+                "--configmap=dns-autoscaler",
+                "--target=Deployment/coredns",
+                '--default-params={"linear":{"coresPerReplica":256,"nodesPerReplica":16,"min":2}}',
+            ],
+        )
+    ],
+    serviceAccountName="dns-autoscaler",
+)
+
+
+def node_local_dns(desired: int) -> Obj:
+    return daemonset(
+        "node-local-dns",
+        namespace="kube-system",
+        desired=desired,
+        labels={"k8s-app": "node-local-dns"},
+        containers=[
+            container(
+                "node-cache",
+                "registry.k8s.io/dns/k8s-dns-node-cache:1.23.1",
+                {"cpu": "25m", "memory": "5Mi"},
+                args=["-localip", "169.254.20.10,10.96.0.10", "-conf", "/etc/Corefile"],
+            )
+        ],
+        hostNetwork=True,
+        dnsPolicy="Default",
+        priorityClassName="system-node-critical",
+    )
+
+
+def log_agent(desired: int, **extra: object) -> Obj:
+    return daemonset(
+        "fluent-bit",
+        namespace="logging",
+        desired=desired,
+        labels={"app.kubernetes.io/name": "fluent-bit"},
+        containers=[container("fluent-bit", "cr.fluentbit.io/fluent/fluent-bit:3.0.7")],
+        serviceAccountName="fluent-bit",
+        **extra,
+    )
+
+
+def kube_proxy(scheduled: int, selector: dict[str, str]) -> Obj:
+    return daemonset(
+        "kube-proxy",
+        namespace="kube-system",
+        desired=scheduled,
+        labels={"k8s-app": "kube-proxy"},
+        containers=[container("kube-proxy", "registry.k8s.io/kube-proxy:v1.30.4")],
+        nodeSelector=selector,
+        hostNetwork=True,
+        priorityClassName="system-node-critical",
+        tolerations=[{"operator": "Exists"}],
+    )
+
+
+def worker_with_probe(
+    probe: dict[str, object], mount_path: str = "/data", app: str = "feature-store"
+) -> Obj:
+    return pod(
+        f"{app}-0",
+        namespace="ml",
+        owner=("StatefulSet", app),
+        containers=[
+            container(
+                "server",
+                "registry.example.com/feature-store:3.1.0",
+                {"cpu": "1", "memory": "4Gi"},
+                {"memory": "4Gi"},
+                volumeMounts=[{"name": "data", "mountPath": mount_path}],
+                livenessProbe={**probe, "periodSeconds": 10, "timeoutSeconds": 5},
+            )
+        ],
+        volumes=[{"name": "data", "persistentVolumeClaim": {"claimName": "datasets"}}],
+    )
+
+
+def hostpath_readers(count: int, path: str) -> list[Obj]:
+    return [
+        pod(
+            f"preprocess-{i}",
+            namespace="ml",
+            node_name=f"gpu-{i}",
+            owner=("Job", "preprocess"),
+            volumes=[{"name": "corpus", "hostPath": {"path": path, "type": "Directory"}}],
+        )
+        for i in range(count)
+    ]
+
+
+def skipper() -> Obj:
+    return deployment(
+        "skipper-ingress",
+        namespace="kube-system",
+        replicas=3,
+        labels={"application": "skipper-ingress", "component": "ingress"},
+        containers=[
+            container(
+                "skipper-ingress",
+                "registry.opensource.zalan.do/teapot/skipper:v0.21.52",
+                {"cpu": "1", "memory": "500Mi"},
+                {"memory": "500Mi"},
+                ports=[{"containerPort": 9999, "name": "ingress-port", "protocol": "TCP"}],
+            )
+        ],
+        priorityClassName="system-cluster-critical",
+    )
+
+
 # (pattern, check) -> (objects with the gap, the same cluster configured well)
 CASES: dict[tuple[str, str], tuple[Objects, Objects]] = {
     ("replicas-colocated", "no-spread-policy"): (
@@ -845,6 +1011,279 @@ CASES: dict[tuple[str, str], tuple[Objects, Objects]] = {
             pod("app", containers=[container("app", "app:latest")]),
         ],
     ),
+    ("replicas-colocated", "pdb-blocks-drain"): (
+        lambda: [
+            *labelled_pods("web", 3),
+            budget(
+                "web",
+                {"minAvailable": 3},
+                {
+                    "currentHealthy": 3,
+                    "desiredHealthy": 3,
+                    "disruptionsAllowed": 0,
+                    "expectedPods": 3,
+                },
+            ),
+            budget(
+                "legacy-api",
+                {"maxUnavailable": 1},
+                {
+                    "currentHealthy": 0,
+                    "desiredHealthy": 0,
+                    "disruptionsAllowed": 0,
+                    "expectedPods": 0,
+                },
+            ),
+        ],
+        lambda: [
+            *labelled_pods("web", 3),
+            *labelled_pods("api", 3, ready=2),
+            budget(
+                "web",
+                {"maxUnavailable": 1},
+                {
+                    "currentHealthy": 3,
+                    "desiredHealthy": 2,
+                    "disruptionsAllowed": 1,
+                    "expectedPods": 3,
+                },
+            ),
+            # one pod is down: 0 allowed now is the budget working, not blocking
+            budget(
+                "api",
+                {"minAvailable": 2},
+                {
+                    "currentHealthy": 2,
+                    "desiredHealthy": 2,
+                    "disruptionsAllowed": 0,
+                    "expectedPods": 3,
+                },
+            ),
+        ],
+    ),
+    ("runaway-job-retries", "no-cleanup"): (
+        lambda: [
+            *[
+                job(f"export-{i:04d}", status={"succeeded": 1, "conditions": [COMPLETE]})
+                for i in range(501)
+            ],
+        ],
+        lambda: [
+            *[
+                job(
+                    f"export-{i:04d}",
+                    ttlSecondsAfterFinished=86400,
+                    status={"succeeded": 1, "conditions": [COMPLETE]},
+                )
+                for i in range(501)
+            ],
+            *[
+                job(f"report-{i}", cronjob="report", status={"conditions": [COMPLETE]})
+                for i in range(3)
+            ],
+        ],
+    ),
+    ("runaway-job-retries", "job-pods-unbounded"): (
+        lambda: [
+            job("reindex", containers=[container("reindex", limits={"memory": "2Gi"})]),
+            simple(
+                "ResourceQuota",
+                "compute",
+                "batch",
+                spec={"hard": {"requests.cpu": "64", "requests.memory": "256Gi"}},
+            ),
+        ],
+        lambda: [
+            job("reindex", containers=[container("reindex", limits={"memory": "2Gi"})]),
+            simple(
+                "ResourceQuota",
+                "compute",
+                "batch",
+                spec={"hard": {"requests.memory": "256Gi", "count/pods": "200"}},
+            ),
+            cronjob("report", namespace="reports"),
+            simple(
+                "LimitRange",
+                "defaults",
+                "reports",
+                spec={
+                    "limits": [
+                        {
+                            "type": "Container",
+                            "default": {"memory": "512Mi", "ephemeral-storage": "2Gi"},
+                            "defaultRequest": {"cpu": "100m", "memory": "256Mi"},
+                        }
+                    ]
+                },
+            ),
+        ],
+    ),
+    ("cluster-dns-fragile", "dns-autoscaling"): (
+        lambda: [dns(), *busy_pods(1000)],
+        lambda: [dns(), DNS_AUTOSCALER, *busy_pods(1000)],
+    ),
+    ("cluster-dns-fragile", "nodelocal-dns"): (
+        lambda: nodes(120),
+        lambda: [*nodes(120), node_local_dns(120)],
+    ),
+    ("cluster-dns-fragile", "ds-dns-fanout"): (
+        lambda: [log_agent(150)],
+        lambda: [
+            log_agent(150, dnsConfig={"options": [{"name": "ndots", "value": "2"}]}),
+            node_local_dns(150),
+            daemonset(
+                "calico-node",
+                namespace="calico-system",
+                desired=150,
+                hostNetwork=True,
+                dnsPolicy="ClusterFirstWithHostNet",
+            ),
+        ],
+    ),
+    ("pod-ip-exhaustion", "ip-starved-pods"): (
+        lambda: [
+            pod(
+                "payments-7c5d9b8f6-qx2lm",
+                namespace="payments",
+                node_name=None,
+                phase="Pending",
+                ready=False,
+                scheduled_message=(
+                    "0/40 nodes are available: 40 Insufficient vpc.amazonaws.com/pod-eni. "
+                    "preemption: 0/40 nodes are available: 40 No preemption victims found for "
+                    "incoming pod."
+                ),
+            )
+        ],
+        lambda: [
+            pod(
+                "payments-7c5d9b8f6-qx2lm",
+                namespace="payments",
+                node_name=None,
+                phase="Pending",
+                ready=False,
+                scheduled_message="0/40 nodes are available: 40 Insufficient memory.",
+            ),
+            pod("payments-7c5d9b8f6-r8v4n", namespace="payments", phase="Pending", ready=False),
+        ],
+    ),
+    ("node-label-selector-drift", "critical-ds-gaps"): (
+        lambda: [
+            node("node-a", labels={"node.kubernetes.io/pool": "general"}),
+            node("node-b", labels={"node.kubernetes.io/pool": "general"}),
+            node("node-c", labels={"node.kubernetes.io/pool": "general-v2"}),
+            kube_proxy(2, {"kubernetes.io/os": "linux", "node.kubernetes.io/pool": "general"}),
+        ],
+        lambda: [
+            node("node-a", labels={"node.kubernetes.io/pool": "general"}),
+            node("node-b", labels={"node.kubernetes.io/pool": "general"}),
+            node("node-c", labels={"node.kubernetes.io/pool": "general-v2"}),
+            node("node-d", unschedulable=True),
+            node("win-0", labels={"kubernetes.io/os": "windows"}),
+            kube_proxy(3, {"kubernetes.io/os": "linux"}),
+        ],
+    ),
+    ("synchronized-node-changes", "os-homogeneity"): (
+        lambda: nodes(5),
+        lambda: [*nodes(3), *nodes(2, kernel="6.1.0-21-cloud-amd64")],
+    ),
+    ("stale-network-mounts", "liveness-on-shared-fs"): (
+        lambda: [
+            DATASET_PVC,
+            VAST_PV,
+            worker_with_probe(
+                {"exec": {"command": ["sh", "-c", "test -f /data/.ready && ls /data/shards"]}}
+            ),
+        ],
+        lambda: [
+            DATASET_PVC,
+            VAST_PV,
+            worker_with_probe({"httpGet": {"path": "/healthz", "port": 8080}}),
+            worker_with_probe(
+                {"exec": {"command": ["sh", "-c", "test -f /tmp/alive"]}},
+                mount_path="/database",
+                app="vector-db",
+            ),
+        ],
+    ),
+    ("shared-fs-metadata-storm", "shared-hostpath-fan-in"): (
+        lambda: hostpath_readers(8, "/vast/corpus/v3"),
+        lambda: [
+            *hostpath_readers(4, "/vast/corpus/v3"),
+            *[
+                pod(
+                    f"cache-warm-{i}",
+                    namespace="ml",
+                    node_name=f"gpu-{i}",
+                    volumes=[{"name": "cache", "hostPath": {"path": "/mnt/nvme/cache"}}],
+                )
+                for i in range(8)
+            ],
+        ],
+    ),
+    ("no-spare-capacity", "no-free-gpu-node"): (
+        lambda: [
+            *[
+                node(f"gpu-{i}", gpus=8, labels={"nvidia.com/gpu.present": "true"})
+                for i in range(4)
+            ],
+            *[trainer(i, scratch=True) for i in range(4)],
+        ],
+        lambda: [
+            *[
+                node(f"gpu-{i}", gpus=8, labels={"nvidia.com/gpu.present": "true"})
+                for i in range(5)
+            ],
+            node("gpu-5", gpus=8, unschedulable=True),
+            *[trainer(i, scratch=True) for i in range(4)],
+        ],
+    ),
+    ("priority-preemption-surprise", "large-preemptors"): (
+        lambda: [
+            node("node-a", cpu="16", memory="64Gi"),
+            *[
+                pod(
+                    f"spark-exec-{i}",
+                    namespace="analytics",
+                    node_name=None if i else "node-a",
+                    phase="Running" if i == 0 else "Pending",
+                    owner=("StatefulSet", "spark-exec"),
+                    containers=[container("executor", requests={"cpu": "6", "memory": "24Gi"})],
+                    priority=100000,
+                    priorityClassName="analytics-high",
+                )
+                for i in range(2)
+            ],
+        ],
+        lambda: [
+            node("node-a", cpu="16", memory="64Gi"),
+            pod(
+                "spark-exec-0",
+                namespace="analytics",
+                owner=("StatefulSet", "spark-exec"),
+                containers=[container("executor", requests={"cpu": "6", "memory": "24Gi"})],
+                priority=100000,
+                priorityClassName="analytics-queued",
+                preemptionPolicy="Never",
+            ),
+            pod(
+                "checkout-6b7d9-abcde",
+                namespace="shop",
+                owner=("ReplicaSet", "checkout-6b7d9"),
+                priority=1000000,
+                priorityClassName="business-critical",
+            ),
+            pod(
+                "bulk-0",
+                namespace="analytics",
+                containers=[container("bulk", requests={"cpu": "8", "memory": "32Gi"})],
+            ),
+        ],
+    ),
+    ("shared-ingress-saturation", "ingress-fixed-memory"): (
+        lambda: [skipper()],
+        lambda: [skipper(), hpa("skipper-ingress", "skipper-ingress", 3, namespace="kube-system")],
+    ),
 }
 
 
@@ -911,3 +1350,52 @@ def test_apiserver_flags_not_evaluable_on_a_managed_control_plane() -> None:
 def test_webhook_with_long_timeout_is_high() -> None:
     gaps = run(("fail-closed-admission-webhook", "fail-closed-webhook"), [webhook("Fail", {}, 30)])
     assert [g.severity for g in gaps] == ["high"]
+
+
+@pytest.mark.parametrize(
+    ("message", "starved"),
+    [
+        (
+            'failed to setup network for sandbox "4f1c": plugin type="aws-cni" name="aws-cni" '
+            "failed (add): add cmd: failed to assign an IP address to container",
+            True,
+        ),
+        (
+            "failed to allocate for range 0: no IP addresses available in range set: "
+            "10.244.1.1-10.244.1.254",
+            True,
+        ),
+        ('plugin type="calico" failed (add): failed to request IPv4 addresses', True),
+        ("0/40 nodes are available: 40 Insufficient memory.", False),
+        ('Back-off pulling image "registry.example.com/app:1.4.2"', False),
+    ],
+)
+def test_ip_starvation_messages(message: str, starved: bool) -> None:
+    waiting = pod("api-x", phase="Pending", ready=False)
+    waiting["status"]["containerStatuses"][0]["state"] = {
+        "waiting": {"reason": "ContainerCreating", "message": message}
+    }
+    gaps = run(("pod-ip-exhaustion", "ip-starved-pods"), [waiting])
+    assert bool(gaps) is starved
+
+
+def test_liveness_probe_on_a_sibling_path_is_not_the_mount() -> None:
+    probe = {"exec": {"command": ["sh", "-c", "test -f /database/ready"]}}
+    objects = [DATASET_PVC, VAST_PV, worker_with_probe(probe)]
+    assert run(("stale-network-mounts", "liveness-on-shared-fs"), objects) == []
+    probe = {"exec": {"command": ["/bin/check", "--dir=/data"]}}
+    objects = [DATASET_PVC, VAST_PV, worker_with_probe(probe)]
+    assert run(("stale-network-mounts", "liveness-on-shared-fs"), objects)
+
+
+def test_pdb_findings_name_the_budget_and_severity() -> None:
+    gaps = run(
+        ("replicas-colocated", "pdb-blocks-drain"),
+        CASES[("replicas-colocated", "pdb-blocks-drain")][0](),
+    )
+    assert [(g.objects[0].name, g.severity) for g in gaps] == [("web", None), ("legacy-api", "low")]
+
+
+def test_gpu_gang_on_one_node_is_not_a_gang() -> None:
+    objects = [node("gpu-0", gpus=8), trainer(0, scratch=True)]
+    assert run(("no-spare-capacity", "no-free-gpu-node"), objects) == []

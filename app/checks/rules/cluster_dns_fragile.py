@@ -6,7 +6,7 @@ import re
 
 from app.checks import kube
 from app.checks.quantity import MIB, format_bytes
-from app.checks.registry import Gap, NotEvaluable, Text, check
+from app.checks.registry import Gap, NotEvaluable, ObjectRef, Text, check
 from app.checks.snapshot import Obj, Snapshot
 
 PATTERN = "cluster-dns-fragile"
@@ -141,4 +141,119 @@ def corefile(snapshot: Snapshot) -> list[Gap]:
                     ),
                 )
             )
+    return gaps
+
+
+MANY_PODS = 1000
+AUTOSCALER_NAMES = ("kube-dns-autoscaler", "coredns-autoscaler", "dns-autoscaler")
+AUTOSCALER_IMAGE = "cluster-proportional-autoscaler"
+
+
+def scales(autoscaler: Obj, target: Obj) -> bool:
+    """A cluster-proportional autoscaler Deployment that targets the DNS Deployment."""
+    if kube.name(autoscaler) in AUTOSCALER_NAMES:
+        return True
+    for container in kube.containers(kube.pod_spec(autoscaler)):
+        if AUTOSCALER_IMAGE not in str(container.get("image", "")):
+            continue
+        words = [str(w) for w in (container.get("command") or []) + (container.get("args") or [])]
+        if any(w.startswith("--target=") and w.endswith("/" + kube.name(target)) for w in words):
+            return True
+    return False
+
+
+@check(PATTERN, "dns-autoscaling", requires=("Deployment", "Pod", "HorizontalPodAutoscaler"))
+def dns_autoscaling(snapshot: Snapshot) -> list[Gap]:
+    pods = len(kube.active_pods(snapshot))
+    if pods < MANY_PODS:
+        return []
+    hpas = snapshot.of("HorizontalPodAutoscaler")
+    gaps = []
+    for deployment in dns_deployments(snapshot):
+        if kube.targeted_by_hpa(deployment, hpas):
+            continue
+        if any(scales(other, deployment) for other in snapshot.of("Deployment")):
+            continue
+        replicas = kube.desired_replicas(deployment)
+        gaps.append(
+            Gap(
+                (kube.ref(deployment),),
+                Text(
+                    f"{pods} pods resolve names through {replicas} fixed DNS replica(s), with no "
+                    "cluster-proportional autoscaler and no HPA: DNS capacity stays put while "
+                    "the cluster and its query load grow.",
+                    f"파드 {pods}개가 고정된 DNS 복제본 {replicas}개로 이름을 조회하는데 "
+                    "cluster-proportional autoscaler 도 HPA 도 없다. 클러스터와 질의량이 "
+                    "커져도 DNS 용량은 그대로다.",
+                ),
+            )
+        )
+    return gaps
+
+
+MANY_NODES_FOR_CACHE = 100
+NODELOCAL_NAMES = ("node-local-dns", "nodelocaldns")
+NODELOCAL_IMAGE = "k8s-dns-node-cache"
+
+
+def is_nodelocal_dns(daemonset: Obj) -> bool:
+    if kube.name(daemonset) in NODELOCAL_NAMES:
+        return True
+    return any(
+        NODELOCAL_IMAGE in str(c.get("image", ""))
+        for c in kube.containers(kube.pod_spec(daemonset))
+    )
+
+
+@check(PATTERN, "nodelocal-dns", requires=("DaemonSet", "Node"))
+def nodelocal_dns(snapshot: Snapshot) -> list[Gap]:
+    nodes = len(snapshot.of("Node"))
+    if nodes < MANY_NODES_FOR_CACHE or any(map(is_nodelocal_dns, snapshot.of("DaemonSet"))):
+        return []
+    return [
+        Gap(
+            (ObjectRef("Node", "", f"{nodes} nodes"),),
+            Text(
+                f"{nodes} nodes and no NodeLocal DNSCache DaemonSet: every lookup from every "
+                "node goes over the network to the cluster DNS pods (and conntrack), with no "
+                "per-node cache to absorb a spike.",
+                f"노드가 {nodes}대인데 NodeLocal DNSCache DaemonSet 이 없다. 모든 노드의 모든 "
+                "조회가 네트워크(와 conntrack)를 거쳐 클러스터 DNS 파드로 가고, 급증을 받아 줄 "
+                "노드별 캐시가 없다.",
+            ),
+        )
+    ]
+
+
+LARGE_DAEMONSET = 100
+
+
+def ndots_overridden(spec: dict[str, object]) -> bool:
+    options = kube.dig(spec, "dnsConfig", "options") or []
+    return any(isinstance(o, dict) and o.get("name") == "ndots" for o in options)
+
+
+@check(PATTERN, "ds-dns-fanout", requires=("DaemonSet",))
+def ds_dns_fanout(snapshot: Snapshot) -> list[Gap]:
+    gaps = []
+    for daemonset in snapshot.of("DaemonSet"):
+        spec = kube.pod_spec(daemonset)
+        pods = int(kube.dig(daemonset, "status", "desiredNumberScheduled") or 0)
+        if pods < LARGE_DAEMONSET or spec.get("hostNetwork") or is_nodelocal_dns(daemonset):
+            continue
+        if spec.get("dnsPolicy", "ClusterFirst") != "ClusterFirst" or ndots_overridden(spec):
+            continue
+        gaps.append(
+            Gap(
+                (kube.ref(daemonset),),
+                Text(
+                    f"{pods} pods resolve through cluster DNS with the default ndots:5: each "
+                    "external name they look up is tried against every search domain first, "
+                    f"so one lookup per pod becomes several queries times {pods}.",
+                    f"파드 {pods}개가 기본값 ndots:5 로 클러스터 DNS 를 쓴다. 외부 이름 하나를 "
+                    "조회할 때마다 검색 도메인을 모두 먼저 시도하므로, 파드마다 한 번의 조회가 "
+                    f"여러 번의 질의가 되고 다시 {pods}배가 된다.",
+                ),
+            )
+        )
     return gaps

@@ -7,7 +7,7 @@ from typing import Any
 
 from app.checks import kube
 from app.checks.quantity import format_bytes, format_cpu
-from app.checks.registry import Gap, Text, check
+from app.checks.registry import Gap, ObjectRef, Text, check
 from app.checks.rules.node_label_selector_drift import node_matches
 from app.checks.snapshot import Obj, Snapshot
 
@@ -127,4 +127,56 @@ def degraded_capacity(snapshot: Snapshot) -> list[Gap]:
                     ),
                 )
             )
+    return gaps
+
+
+MIN_GANG_NODES = 2
+
+
+@check(PATTERN, "no-free-gpu-node", requires=("Node", "Pod"))
+def no_free_gpu_node(snapshot: Snapshot) -> list[Gap]:
+    nodes = kube.nodes_by_name(snapshot)
+    pods = kube.active_pods(snapshot)
+    used: dict[str, float] = defaultdict(float)
+    for pod in pods:
+        used[kube.pod_node(pod)] += kube.effective(kube.pod_spec(pod), "requests", kube.GPU)
+    # Owners whose pods each take every GPU of the node they run on, on several nodes.
+    gangs: dict[ObjectRef, dict[str, float]] = defaultdict(dict)
+    for pod in pods:
+        node = nodes.get(kube.pod_node(pod))
+        owner = kube.owner(pod)
+        gpus = kube.effective(kube.pod_spec(pod), "requests", kube.GPU)
+        if node is None or owner is None or gpus <= 0 or kube.is_terminated(pod):
+            continue
+        if gpus >= kube.allocatable(node, kube.GPU):
+            gangs[owner][kube.name(node)] = gpus
+    gaps = []
+    for owner, placed in sorted(gangs.items()):
+        if len(placed) < MIN_GANG_NODES:
+            continue
+        per_pod = max(placed.values())
+        spare = [
+            name
+            for name, node in nodes.items()
+            if kube.node_schedulable(node)
+            and kube.allocatable(node, kube.GPU) >= per_pod
+            and used[name] == 0
+        ]
+        if spare:
+            continue
+        gaps.append(
+            Gap(
+                (owner,),
+                Text(
+                    f"a gang of {len(placed)} pods takes all {per_pod:g} GPUs of each of its "
+                    "nodes, and no Ready, schedulable GPU node is left fully free: when one "
+                    "of its nodes fails, the whole job waits for a repair instead of "
+                    "restarting on a spare.",
+                    f"파드 {len(placed)}개로 된 묶음 작업이 노드마다 GPU {per_pod:g}개를 모두 "
+                    "쓰는데, Ready 이고 스케줄 가능하면서 GPU 가 전부 빈 노드가 하나도 없다. "
+                    "노드 하나가 고장 나면 작업 전체가 예비 노드에서 다시 시작하지 못하고 "
+                    "수리를 기다린다.",
+                ),
+            )
+        )
     return gaps

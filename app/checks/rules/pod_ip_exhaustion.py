@@ -95,3 +95,50 @@ def podcidr_ceiling(snapshot: Snapshot) -> list[Gap]:
             ),
         )
     ]
+
+
+# Sandbox and scheduling messages of CNI plugins and cloud IPAM that mean "no address left".
+IP_STARVED = re.compile(
+    r"failed to (?:assign|allocate|request)[^.;]{0,40}\bIP(?:s|v[46])?\b"
+    r"|no (?:more )?(?:free |available )?IP(?:v[46])? addresses"
+    r"|no IP addresses available"
+    r"|IP (?:space|range|addresses?) (?:is |are )?exhausted"
+    r"|ipam(?:d)?[^.;]{0,40}(?:no available|exhausted|failed)"
+    r"|insufficient vpc\.amazonaws\.com/(?:pod-eni|PrivateIPv4Address)",
+    re.IGNORECASE,
+)
+
+
+def status_messages(pod: dict[str, object]) -> list[str]:
+    """Every message the pod status carries: its own, its conditions', its waiting containers'."""
+    status = kube.dig(pod, "status") or {}
+    found = [str(status.get("message") or "")]
+    found += [str(c.get("message") or "") for c in status.get("conditions") or []]
+    for container in (status.get("initContainerStatuses") or []) + (
+        status.get("containerStatuses") or []
+    ):
+        found.append(str(kube.dig(container, "state", "waiting", "message") or ""))
+    return [message for message in found if message]
+
+
+@check(PATTERN, "ip-starved-pods", requires=("Pod",))
+def ip_starved_pods(snapshot: Snapshot) -> list[Gap]:
+    gaps = []
+    for pod in snapshot.of("Pod"):
+        if kube.dig(pod, "status", "phase") != "Pending":
+            continue
+        message = next((m for m in status_messages(pod) if IP_STARVED.search(m)), None)
+        if message is None:
+            continue
+        where = kube.pod_node(pod)
+        objects = (kube.ref(pod), ObjectRef("Node", "", where)) if where else (kube.ref(pod),)
+        gaps.append(
+            Gap(
+                objects,
+                Text(
+                    f"Pending because no pod IP could be assigned: {message[:300]}",
+                    f"파드 IP 를 받지 못해 Pending 이다: {message[:300]}",
+                ),
+            )
+        )
+    return gaps

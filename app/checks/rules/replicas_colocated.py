@@ -157,3 +157,61 @@ def pdb_missing(snapshot: Snapshot) -> list[Gap]:
                 )
             )
     return gaps
+
+
+def pdb_selects(pdb: Obj, pod: Obj) -> bool:
+    """policy/v1: an empty selector selects every pod of the namespace, a null one none."""
+    if kube.namespace(pdb) != kube.namespace(pod):
+        return False
+    selector = kube.dig(pdb, "spec", "selector")
+    if selector is None:
+        return False
+    if not selector.get("matchLabels") and not selector.get("matchExpressions"):
+        return True
+    return kube.selector_matches(selector, kube.labels(pod))
+
+
+@check(PATTERN, "pdb-blocks-drain", requires=("PodDisruptionBudget", "Pod"))
+def pdb_blocks_drain(snapshot: Snapshot) -> list[Gap]:
+    pods = kube.active_pods(snapshot)
+    gaps = []
+    for pdb in snapshot.of("PodDisruptionBudget"):
+        status = pdb.get("status") or {}
+        matched = sum(1 for pod in pods if pdb_selects(pdb, pod))
+        if matched == 0:
+            gaps.append(
+                Gap(
+                    (kube.ref(pdb),),
+                    Text(
+                        "its selector matches no pod: it protects nothing (a renamed label "
+                        "or a workload that is gone).",
+                        "셀렉터에 맞는 파드가 하나도 없어 아무것도 보호하지 않는다 (라벨 이름이 "
+                        "바뀌었거나 워크로드가 사라졌다).",
+                    ),
+                    severity="low",
+                )
+            )
+            continue
+        if "disruptionsAllowed" not in status or "currentHealthy" not in status:
+            continue  # the controller has not reported on it yet
+        allowed = int(status.get("disruptionsAllowed") or 0)
+        healthy = int(status.get("currentHealthy") or 0)
+        wanted = int(status.get("desiredHealthy") or 0)
+        expected = int(status.get("expectedPods") or matched)
+        # At 0 only while pods are unhealthy, the budget is doing its job; at 0 with every
+        # expected pod healthy, no eviction can ever pass.
+        if allowed == 0 and healthy >= max(wanted, expected):
+            gaps.append(
+                Gap(
+                    (kube.ref(pdb),),
+                    Text(
+                        f"disruptionsAllowed is 0 although all {healthy} expected pods are healthy "
+                        f"(desiredHealthy {wanted}): no pod may ever be evicted, so every node "
+                        "drain and node upgrade hangs on these pods.",
+                        f"예상 파드 {healthy}개가 모두 건강한데도(desiredHealthy {wanted}) "
+                        "disruptionsAllowed 가 0 이라 어떤 파드도 쫓아낼 수 없다. 노드 드레인과 "
+                        "노드 업그레이드가 이 파드에서 멈춘다.",
+                    ),
+                )
+            )
+    return gaps

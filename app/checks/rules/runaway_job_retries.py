@@ -42,9 +42,9 @@ def interval_minutes(schedule: str) -> int | None:
         return 60 if "," in hour or "-" in hour else 1440
     if minute == "*":
         return 1
-    if minute.startswith("*/") and minute[2:].isdigit():
+    if minute.startswith("*/") and minute[2:].isdecimal() and minute[2:].isascii():
         return int(minute[2:])
-    if "," in minute and all(part.isdigit() for part in minute.split(",")):
+    if "," in minute and all(p.isascii() and p.isdecimal() for p in minute.split(",")):
         values = sorted(int(part) for part in minute.split(","))
         return min(b - a for a, b in zip(values, values[1:] + [values[0] + 60], strict=True))
     return 60
@@ -149,4 +149,110 @@ def retry_evidence(snapshot: Snapshot) -> list[Gap]:
                     ),
                 )
             )
+    return gaps
+
+
+KEPT_FINISHED = 500
+
+
+def finished(job: Obj) -> bool:
+    return any(
+        item.get("type") in ("Complete", "Failed") and item.get("status") == "True"
+        for item in kube.dig(job, "status", "conditions") or []
+    )
+
+
+@check(PATTERN, "no-cleanup", requires=("Job", "Pod"))
+def no_cleanup(snapshot: Snapshot) -> list[Gap]:
+    jobs: Counter[str] = Counter()
+    for job in snapshot.of("Job"):
+        spec = job.get("spec") or {}
+        if owned_by_cronjob(job) or spec.get("ttlSecondsAfterFinished") is not None:
+            continue  # CronJobs prune by history limits; a TTL prunes the rest
+        if finished(job):
+            jobs[kube.namespace(job)] += 1
+    pods: Counter[str] = Counter()
+    for pod in snapshot.of("Pod"):
+        owner = kube.owner(pod)
+        if owner and owner.kind == "Job" and kube.is_terminated(pod):
+            pods[kube.namespace(pod)] += 1
+    gaps = []
+    for namespace in sorted(set(jobs) | set(pods)):
+        if jobs[namespace] <= KEPT_FINISHED and pods[namespace] <= KEPT_FINISHED:
+            continue
+        gaps.append(
+            Gap(
+                (ObjectRef("Namespace", "", namespace),),
+                Text(
+                    f"{jobs[namespace]} finished Jobs without ttlSecondsAfterFinished and "
+                    f"{pods[namespace]} finished Job pods are kept: nothing removes them until "
+                    "the cluster-wide terminated-pod GC threshold (12500 pods by default), and "
+                    "every list of jobs or pods carries them.",
+                    f"ttlSecondsAfterFinished 가 없는 끝난 Job {jobs[namespace]}개와 끝난 Job "
+                    f"파드 {pods[namespace]}개가 남아 있다. 클러스터 전체의 종료 파드 GC 기준"
+                    "(기본 12500개)에 이를 때까지 아무것도 지우지 않고, Job 이나 파드를 조회할 "
+                    "때마다 함께 실려 온다.",
+                ),
+            )
+        )
+    return gaps
+
+
+def _quota_counts_pods(quota: Obj) -> bool:
+    hard = kube.dig(quota, "spec", "hard") or {}
+    return "count/pods" in hard or "pods" in hard
+
+
+def _container_defaults(snapshot: Snapshot) -> dict[str, dict[str, object]]:
+    """Namespace -> the default limits its LimitRanges give containers."""
+    defaults: dict[str, dict[str, object]] = {}
+    for limit_range in snapshot.of("LimitRange"):
+        for item in kube.dig(limit_range, "spec", "limits") or []:
+            if item.get("type") == "Container":
+                defaults.setdefault(kube.namespace(limit_range), {}).update(
+                    item.get("default") or {}
+                )
+    return defaults
+
+
+@check(PATTERN, "job-pods-unbounded", requires=("Job", "CronJob", "ResourceQuota", "LimitRange"))
+def job_pods_unbounded(snapshot: Snapshot) -> list[Gap]:
+    counted = {kube.namespace(q) for q in snapshot.of("ResourceQuota") if _quota_counts_pods(q)}
+    defaults = _container_defaults(snapshot)
+    gaps = []
+    for workload in kube.workloads(snapshot, "CronJob", "Job"):
+        namespace = kube.namespace(workload)
+        if namespace in counted or (workload.get("kind") == "Job" and owned_by_cronjob(workload)):
+            continue
+        missing = sorted(
+            {
+                key
+                for container in kube.all_containers(kube.pod_spec(workload))
+                for key in ("memory", "ephemeral-storage")
+                if kube.resource(container, "limits", key) is None
+                and key not in defaults.get(namespace, {})
+            }
+        )
+        if not missing:
+            continue
+        listed = " and ".join(f"{key} limit" for key in missing)
+        listed_ko = "와 ".join(
+            "메모리 한도" if key == "memory" else "ephemeral-storage 한도" for key in missing
+        )
+        fills = " and ".join("memory" if key == "memory" else "disk" for key in missing)
+        fills_ko = "와 ".join("메모리" if key == "memory" else "디스크" for key in missing)
+        gaps.append(
+            Gap(
+                (kube.ref(workload),),
+                Text(
+                    f"its pods have no {listed} (none set, no LimitRange default) and namespace "
+                    f"{namespace} has no count/pods quota: a runaway or retrying job can fill "
+                    f"node {fills} with as many pods as it likes, and nodes die one by one.",
+                    f"파드에 {listed_ko}가 없고(직접 정하지도, LimitRange 기본값도 없다) "
+                    f"네임스페이스 {namespace} 에 count/pods 쿼터도 없다. 폭주하거나 재시도하는 "
+                    f"Job 이 파드를 얼마든지 띄워 노드의 {fills_ko}를 채우고, 노드가 차례로 "
+                    "죽는다.",
+                ),
+            )
+        )
     return gaps

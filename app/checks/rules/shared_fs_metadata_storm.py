@@ -49,3 +49,30 @@ def rwx_fan_in(snapshot: Snapshot) -> list[Gap]:
                 )
             )
     return gaps
+
+
+@check(PATTERN, "shared-hostpath-fan-in", requires=("Pod",))
+def shared_hostpath_fan_in(snapshot: Snapshot) -> list[Gap]:
+    index = StorageIndex(snapshot)
+    pods: dict[str, set[str]] = defaultdict(set)
+    nodes: dict[str, set[str]] = defaultdict(set)
+    for pod in kube.active_pods(snapshot):
+        for mount in index.mounts(pod):
+            if mount.shared and mount.source.startswith("hostPath:") and kube.pod_node(pod):
+                pods[mount.source].add(f"{kube.namespace(pod)}/{kube.name(pod)}")
+                nodes[mount.source].add(kube.pod_node(pod))
+    return [
+        Gap(
+            (ObjectRef("Volume", "", source),),
+            Text(
+                f"{len(pods[source])} pods on {len(nodes[source])} nodes mount this shared "
+                "filesystem path through hostPath: every node's client hits the same storage "
+                "metadata service, and the load grows with the node count.",
+                f"노드 {len(nodes[source])}대의 파드 {len(pods[source])}개가 hostPath 로 이 공유 "
+                "파일시스템 경로를 마운트한다. 모든 노드의 클라이언트가 같은 스토리지 메타데이터 "
+                "서비스로 몰리고, 부하가 노드 수에 따라 커진다.",
+            ),
+        )
+        for source in sorted(nodes)
+        if len(nodes[source]) >= MIN_NODES
+    ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.checks import kube
+from app.checks.quantity import format_bytes
 from app.checks.registry import Gap, Text, check
 from app.checks.snapshot import Obj, Snapshot
 
@@ -54,6 +55,38 @@ def ingress_controller_ha(snapshot: Snapshot) -> list[Gap]:
                     "node loss can take every tenant's traffic down.",
                     f"공유 인그레스 컨트롤러인데 {problems.ko}. 느린 백엔드 하나나 노드 하나를 "
                     "잃는 것으로 모든 테넌트의 트래픽이 멈출 수 있다.",
+                ),
+            )
+        )
+    return gaps
+
+
+@check(PATTERN, "ingress-fixed-memory", requires=("Deployment", "HorizontalPodAutoscaler"))
+def ingress_fixed_memory(snapshot: Snapshot) -> list[Gap]:
+    hpas = snapshot.of("HorizontalPodAutoscaler")
+    gaps = []
+    for deployment in snapshot.of("Deployment"):
+        if not is_ingress_controller(deployment) or kube.targeted_by_hpa(deployment, hpas):
+            continue
+        limits = [
+            (str(c.get("name")), limit)
+            for c in kube.containers(kube.pod_spec(deployment))
+            if (limit := kube.resource(c, "limits", "memory")) is not None
+        ]
+        if not limits:
+            continue
+        listed = ", ".join(f"{n} {format_bytes(limit)}" for n, limit in limits)
+        replicas = kube.desired_replicas(deployment)
+        gaps.append(
+            Gap(
+                (kube.ref(deployment),),
+                Text(
+                    f"{replicas} replica(s) with a fixed memory limit ({listed}) and no HPA: "
+                    "when one backend slows down, open connections and buffers pile up in the "
+                    "controller until it is OOMKilled, and no extra replica takes the load.",
+                    f"복제본 {replicas}개에 고정 메모리 한도({listed})가 있고 HPA 가 없다. 백엔드 "
+                    "하나가 느려지면 열린 연결과 버퍼가 컨트롤러에 쌓여 OOMKilled 되고, 부하를 "
+                    "나눠 받을 복제본도 늘지 않는다.",
                 ),
             )
         )

@@ -78,3 +78,55 @@ def soft_or_untuned_mounts(snapshot: Snapshot) -> list[Gap]:
                 )
             )
     return gaps
+
+
+def _mentions(command: str, path: str) -> bool:
+    """Whether a shell command names path itself or something under it."""
+    path = path.rstrip("/")
+    start = command.find(path)
+    while start != -1:
+        end = start + len(path)
+        before = command[start - 1] if start else " "
+        after = command[end] if end < len(command) else " "
+        if before in " \t'\"=:;(" and after in " \t'\"/;)|&>":
+            return True
+        start = command.find(path, start + 1)
+    return False
+
+
+@check(
+    PATTERN,
+    "liveness-on-shared-fs",
+    requires=("Pod", "PersistentVolumeClaim", "PersistentVolume"),
+)
+def liveness_on_shared_fs(snapshot: Snapshot) -> list[Gap]:
+    index = StorageIndex(snapshot)
+    found: dict[ObjectRef, tuple[str, str, str]] = {}
+    for pod in kube.active_pods(snapshot):
+        shared = {m.volume: m.source for m in index.mounts(pod) if m.shared}
+        if not shared:
+            continue
+        for container in kube.containers(kube.pod_spec(pod)):
+            words = kube.dig(container, "livenessProbe", "exec", "command") or []
+            command = " ".join(str(word) for word in words)
+            for mount in container.get("volumeMounts") or []:
+                path = str(mount.get("mountPath") or "")
+                if mount.get("name") in shared and path and _mentions(command, path):
+                    subject = kube.owner(pod) or kube.ref(pod)
+                    found.setdefault(
+                        subject, (str(container.get("name")), path, shared[mount["name"]])
+                    )
+    return [
+        Gap(
+            (subject,),
+            Text(
+                f"container {container} has an exec liveness probe that touches {path} "
+                f"({source}): when that mount hangs or goes stale, the probe times out and the "
+                "kubelet restarts the container in a loop, which cannot fix the mount.",
+                f"컨테이너 {container} 의 exec liveness 프로브가 {path}({source})를 건드린다. "
+                "마운트가 멈추거나 stale 이 되면 프로브가 시간 초과로 실패하고, kubelet 이 "
+                "컨테이너를 계속 다시 시작하지만 마운트는 그것으로 고쳐지지 않는다.",
+            ),
+        )
+        for subject, (container, path, source) in sorted(found.items())
+    ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from datetime import datetime, timedelta
 
 from app.checks import kube
@@ -76,4 +76,38 @@ def kernel_drift_in_pool(snapshot: Snapshot) -> list[Gap]:
         )
         for (_, pool), found in sorted(kernels.items())
         if len(found) > 1
+    ]
+
+
+SAME_OS_SHARE = 0.9
+
+
+@check(PATTERN, "os-homogeneity", requires=("Node",))
+def os_homogeneity(snapshot: Snapshot) -> list[Gap]:
+    nodes = snapshot.of("Node")
+    groups: Counter[tuple[str, str]] = Counter(
+        (
+            str(kube.dig(node, "status", "nodeInfo", "osImage") or "unknown"),
+            str(kube.dig(node, "status", "nodeInfo", "kernelVersion") or "unknown"),
+        )
+        for node in nodes
+        if kube.dig(node, "status", "nodeInfo")
+    )
+    if len(nodes) < MIN_NODES or not groups:
+        return []
+    (image, kernel), count = groups.most_common(1)[0]
+    if count < SAME_OS_SHARE * len(nodes):
+        return []
+    return [
+        Gap(
+            (ObjectRef("Node", "", f"{count} nodes"),),
+            Text(
+                f"{count} of {len(nodes)} nodes ({count / len(nodes):.0%}) run {image} with "
+                f"kernel {kernel}: one OS or kernel update, or one automatic package update, "
+                "reaches all of them the same way (the blast radius of that update).",
+                f"노드 {len(nodes)}대 중 {count}대({count / len(nodes):.0%})가 {image}, 커널 "
+                f"{kernel} 로 돈다. OS 나 커널 업데이트, 자동 패키지 업데이트 하나가 이 노드 "
+                "모두에 똑같이 닿는다 (그 업데이트의 영향 범위다).",
+            ),
+        )
     ]
