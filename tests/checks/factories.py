@@ -389,3 +389,20 @@ def documents(objects: list[Obj], kinds: tuple[str, ...] | None = None) -> list[
 def make_snapshot(*objects: Obj, kinds: tuple[str, ...] | None = None) -> Snapshot:
     text = "\n".join(json.dumps(doc) for doc in documents(list(objects), kinds))
     return load_snapshot(text)
+
+
+# A Corefile as kubeadm writes it: cache on, forwarding to the node resolver.
+GOOD_COREFILE = """.:53 {
+    errors
+    health
+    kubernetes cluster.local in-addr.arpa ip6.arpa {
+       pods insecure
+       fallthrough in-addr.arpa ip6.arpa
+    }
+    prometheus :9153
+    forward . /etc/resolv.conf
+    cache 30
+    loop
+    reload
+}
+"""

@@ -11,6 +11,7 @@ from pathlib import Path
 from app.checks.snapshot import Obj
 
 from .factories import (
+    GOOD_COREFILE,
     container,
     cronjob,
     daemonset,
@@ -24,20 +25,6 @@ from .factories import (
 )
 
 HERE = Path(__file__).parent / "snapshots"
-COREFILE = """.:53 {
-    errors
-    health
-    kubernetes cluster.local in-addr.arpa ip6.arpa {
-       pods insecure
-       fallthrough in-addr.arpa ip6.arpa
-    }
-    prometheus :9153
-    forward . /etc/resolv.conf
-    cache 30
-    loop
-    reload
-}
-"""
 SPREAD = [
     {
         "maxSkew": 1,
@@ -94,7 +81,7 @@ def platform(well: bool) -> list[Obj]:
             priorityClassName="system-cluster-critical",
             **({"affinity": DNS_ANTI_AFFINITY} if well else {}),
         ),
-        simple("ConfigMap", "coredns", "kube-system", data={"Corefile": COREFILE}),
+        simple("ConfigMap", "coredns", "kube-system", data={"Corefile": GOOD_COREFILE}),
         daemonset(
             "kube-proxy",
             namespace="kube-system",

@@ -11,6 +11,7 @@ from app.checks.registry import NotEvaluable, ObjectRef
 from app.checks.snapshot import Obj
 
 from .factories import (
+    GOOD_COREFILE,
     container,
     cronjob,
     daemonset,
@@ -92,22 +93,6 @@ def dns_pod(name: str, node_name: str) -> Obj:
 
 def corefile(body: str) -> Obj:
     return simple("ConfigMap", "coredns", "kube-system", data={"Corefile": body})
-
-
-GOOD_COREFILE = """.:53 {
-    errors
-    health
-    kubernetes cluster.local in-addr.arpa ip6.arpa {
-       pods insecure
-       fallthrough in-addr.arpa ip6.arpa
-    }
-    prometheus :9153
-    forward . /etc/resolv.conf
-    cache 30
-    loop
-    reload
-}
-"""
 
 
 def aws_node(env: list[dict[str, str]]) -> Obj:
