@@ -208,3 +208,11 @@ def test_search_text_is_escaped_in_the_page(client: TestClient) -> None:
     assert response.status_code == 200
     assert "<script>alert(1)</script>" not in response.text
     assert "<img src=x" not in response.text
+
+
+def test_list_links_every_graph_view_with_the_same_filters(client: TestClient) -> None:
+    html = client.get("/incidents?cause=capacity-limit").text
+    assert 'href="/graph?cause=capacity-limit"' in html
+    assert 'href="/graph?cause=capacity-limit&amp;view=incident"' in html
+    ko = client.get("/incidents?cause=capacity-limit&lang=ko").text
+    assert "원인 → 구성 요소" in ko

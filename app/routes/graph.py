@@ -384,20 +384,26 @@ def chips(store: Store, filters: Filter, params: GraphParams, lang: str) -> tupl
     return tuple(out)
 
 
+def graph_tabs(filters: Filter, lang: str, params: GraphParams | None = None) -> tuple[Tab, ...]:
+    """One link per graph view of these filters (the list page shows them too, as the seed does)."""
+    current = params or GraphParams()
+    return tuple(
+        Tab(
+            name,
+            say(f"view.{name}", lang),
+            replace(current, view=name).url(filters),
+            params is not None and name == current.view,
+        )
+        for name in g.VIEWS
+    )
+
+
 def graph_page(
     store: Store, filters: Filter, params: GraphParams, lang: str, notices: list[str]
 ) -> GraphPage:
     built, total = compute(store, filters, params, lang)
     left_kind, right_kind = g.VIEWS[params.view]
-    tabs = tuple(
-        Tab(
-            name,
-            say(f"view.{name}", lang),
-            replace(params, view=name).url(filters),
-            name == params.view,
-        )
-        for name in g.VIEWS
-    )
+    tabs = graph_tabs(filters, lang, params)
     hidden_inputs = [*graph_filter(filters).query_pairs(), *params.pairs()]
     return GraphPage(
         filters=filters,

@@ -90,10 +90,13 @@ def list_incidents_page(
     view = make_view(request, filters, "/incidents")
 
     def context() -> dict[str, object]:
+        from app.routes.graph import graph_tabs  # the graph module builds on this one
+
         page = incidents.list_incidents(
             store, filters, lang=view.lang, page_size=settings.page_size
         )
         return {
+            "graph_tabs": graph_tabs(filters, view.lang),
             "page": page,
             "filters": filters,
             "dimensions": DIMENSIONS,
