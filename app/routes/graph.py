@@ -444,16 +444,19 @@ def show_graph(
         lang_switch_url=params.url(filters.with_(lang=other)),
     )
     notices = [i.reason for i in (*filters.ignored, *ignored)]
-    page = graph_page(store, filters, params, view.lang, notices)
 
     def s(key: str, **values: object) -> str:
         return say(key, view.lang, **values)
+
+    def context() -> dict[str, object]:
+        return {"page": graph_page(store, filters, params, view.lang, notices), "s": s}
 
     return render(
         request,
         templates,
         "graph.html",
-        {"page": page, "s": s},
+        context,
         view=view,
         remember_lang=bool(filters.lang),
+        cache=store.pages,  # same LRU as the list: keyed by the exact URL and language
     )
