@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from app import graph as g
 from app.deps import FilterDep, StoreDep, TemplatesDep
 from app.facets import Filter, Ignored
-from app.i18n import choose_lang
+from app.i18n import choose_lang, translate
 from app.incidents import Chip, ordered_ranks, result_bits
 from app.routes.pages import canonical_redirect, make_view
 from app.schema import DIMENSIONS
@@ -38,64 +38,10 @@ ViewName = Literal[
     "incident",
 ]
 
-STRINGS: dict[str, dict[str, str]] = {
-    "title": {"en": "Graph: how causes lead to components", "ko": "그래프: 원인에서 구성 요소로"},
-    "intro": {
-        "en": "{n} incidents. Each line joins two tags that appear together in incidents; "
-        "its width is how many. Every circle and line is a link to those incidents.",
-        "ko": "사례 {n}건. 선은 같은 사례에 함께 붙은 두 분류 값을 잇고, "
-        "선의 굵기는 그런 사례의 수입니다. 원과 선은 모두 해당 사례 목록으로 가는 링크입니다.",
-    },
-    "tabs": {"en": "Graph views", "ko": "그래프 종류"},
-    "view.cause-component": {"en": "Cause → component", "ko": "원인 → 구성 요소"},
-    "view.cause-factor": {"en": "Cause → contributing factor", "ko": "원인 → 기여 요인"},
-    "view.cause-symptom": {"en": "Cause → symptom", "ko": "원인 → 증상"},
-    "view.factor-component": {
-        "en": "Contributing factor → component",
-        "ko": "기여 요인 → 구성 요소",
-    },
-    "view.component-symptom": {"en": "Component → symptom", "ko": "구성 요소 → 증상"},
-    "view.incident": {"en": "Incidents", "ko": "사례"},
-    "kind.incident": {"en": "Incident", "ko": "사례"},
-    "kind.term": {"en": "Cause and component", "ko": "원인과 구성 요소"},
-    "node.title": {"en": "{kind}: {label} — {n} incidents", "ko": "{kind}: {label} — 사례 {n}건"},
-    "incident.title": {"en": "{label}", "ko": "{label}"},
-    "edge.title": {
-        "en": "{a} → {b}: {n} incidents",
-        "ko": "{a} → {b}: 사례 {n}건",
-    },
-    "hidden": {
-        "en": "{n} more {kind} not shown.",
-        "ko": "나머지 {kind} {n}개는 표시하지 않았습니다.",
-    },
-    "plural.cause": {"en": "causes", "ko": "원인"},
-    "plural.component": {"en": "components", "ko": "구성 요소"},
-    "plural.symptom": {"en": "symptoms", "ko": "증상"},
-    "plural.factor": {"en": "contributing factors", "ko": "기여 요인"},
-    "hidden.incident": {
-        "en": "{n} more incidents not shown.",
-        "ko": "나머지 사례 {n}건은 표시하지 않았습니다.",
-    },
-    "show_all": {"en": "Show all", "ko": "모두 보기"},
-    "show_top": {"en": "Show the top {n} only", "ko": "상위 {n}개만 보기"},
-    "min": {"en": "Minimum incidents per line", "ko": "선으로 이을 최소 사례 수"},
-    "apply": {"en": "Apply", "ko": "적용"},
-    "empty": {
-        "en": "No links to draw for these filters.",
-        "ko": "이 조건에서는 그릴 연결이 없습니다.",
-    },
-    "table": {"en": "The lines as a table", "ko": "선 목록을 표로 보기"},
-    "weight": {"en": "Incidents", "ko": "사례 수"},
-    "filters": {"en": "Filters", "ko": "필터"},
-    "clear": {"en": "Graph of all incidents", "ko": "전체 사례 그래프"},
-    "as_json": {"en": "This graph as JSON", "ko": "이 그래프를 JSON으로"},
-}
-
 
 def say(key: str, lang: str, **values: object) -> str:
-    """A graph-page string in the page language (the table lives here, not in app/i18n.py)."""
-    template = STRINGS[key]["ko" if lang == "ko" else "en"]
-    return template.format(**values) if values else template
+    """A graph-page string in the page language (from app/i18n.py, under `graph.`)."""
+    return translate(f"graph.{key}", lang, **values)
 
 
 # -- graph-only parameters --------------------------------------------------------------------
