@@ -177,7 +177,7 @@ class Filter:
         return pairs
 
     def query_string(self, **kwargs: bool) -> str:
-        return _encode(self.query_pairs(**kwargs))
+        return encode_query(self.query_pairs(**kwargs))
 
     def url(self, path: str = "/incidents") -> str:
         query = self.query_string()
@@ -202,7 +202,7 @@ class Filter:
             pairs.append(("sort", self.sort))
         if self.lang:
             pairs.append(("lang", self.lang))
-        query = _encode(pairs)
+        query = encode_query(pairs)
         return f"{path}?{query}" if query else path
 
     # -- deriving --------------------------------------------------------------------------
@@ -229,7 +229,7 @@ def _quote(value: str) -> str:
     return quote(value, safe="")
 
 
-def _encode(pairs: list[tuple[str, str]]) -> str:
+def encode_query(pairs: list[tuple[str, str]]) -> str:
     """The one query-string encoder: percent-encoding of everything but unreserved characters."""
     return "&".join(f"{key}={_quote(value)}" for key, value in pairs)
 

@@ -8,7 +8,6 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Literal
-from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -16,7 +15,7 @@ from pydantic import BaseModel
 
 from app import graph as g
 from app.deps import FilterDep, StoreDep, TemplatesDep
-from app.facets import Filter, Ignored
+from app.facets import Filter, Ignored, encode_query
 from app.i18n import choose_lang, translate
 from app.incidents import Chip, ordered_ranks, result_bits
 from app.routes.pages import canonical_redirect, make_view
@@ -63,8 +62,7 @@ class GraphParams:
         return pairs
 
     def query_string(self, filters: Filter) -> str:
-        pairs = graph_filter(filters).query_pairs() + self.pairs()
-        return urlencode(pairs, quote_via=quote, safe="")
+        return encode_query(graph_filter(filters).query_pairs() + self.pairs())
 
     def url(self, filters: Filter, path: str = "/graph") -> str:
         query = self.query_string(filters)
