@@ -1,11 +1,10 @@
 """Engines for the built database: read-write while building, read-only while serving."""
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, event
-from sqlmodel import Session, create_engine
+from sqlmodel import create_engine
 
 
 def make_engine(path: Path, *, read_only: bool) -> Engine:
@@ -28,9 +27,3 @@ def make_engine(path: Path, *, read_only: bool) -> Engine:
         cursor.close()
 
     return engine
-
-
-def session_scope(engine: Engine) -> Iterator[Session]:
-    """One session per request."""
-    with Session(engine) as session:
-        yield session

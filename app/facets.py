@@ -156,14 +156,24 @@ class Filter:
 
     # -- encoding --------------------------------------------------------------------------
     def query_pairs(
-        self, *, with_page: bool = True, with_lang: bool = True
+        self,
+        *,
+        with_page: bool = True,
+        with_lang: bool = True,
+        toggle: tuple[str, str] | None = None,
     ) -> list[tuple[str, str]]:
-        """The canonical query: keys in contract order, values sorted, defaults left out."""
+        """The canonical query: keys in contract order, values sorted, defaults left out.
+
+        `toggle` (dimension, value) adds or removes that one value, as `toggled` does.
+        """
         pairs: list[tuple[str, str]] = []
         if self.q:
             pairs.append(("q", self.q))
         for dim in (*DIMENSIONS, "org"):
-            pairs.extend((dim, value) for value in self.values(dim))
+            values = self.values(dim)
+            if toggle is not None and dim == toggle[0]:
+                values = tuple(sorted(set(values) ^ {toggle[1]}))
+            pairs.extend((dim, value) for value in values)
         if self.year_from is not None:
             pairs.append(("from", str(self.year_from)))
         if self.year_to is not None:
@@ -176,8 +186,8 @@ class Filter:
             pairs.append(("lang", self.lang))
         return pairs
 
-    def query_string(self, **kwargs: bool) -> str:
-        return encode_query(self.query_pairs(**kwargs))
+    def query_string(self, *, with_page: bool = True, with_lang: bool = True) -> str:
+        return encode_query(self.query_pairs(with_page=with_page, with_lang=with_lang))
 
     def url(self, path: str = "/incidents") -> str:
         query = self.query_string()
@@ -188,21 +198,7 @@ class Filter:
 
         Facet lists print one such link per value (hundreds per page), so this is the hot path.
         """
-        pairs = [("q", self.q)] if self.q else []
-        for dim in (*DIMENSIONS, "org"):
-            values = self.values(dim)
-            if dim == dimension:
-                values = tuple(sorted(set(values) ^ {value}))
-            pairs.extend((dim, v) for v in values)
-        if self.year_from is not None:
-            pairs.append(("from", str(self.year_from)))
-        if self.year_to is not None:
-            pairs.append(("to", str(self.year_to)))
-        if self.sort:
-            pairs.append(("sort", self.sort))
-        if self.lang:
-            pairs.append(("lang", self.lang))
-        query = encode_query(pairs)
+        query = encode_query(self.query_pairs(with_page=False, toggle=(dimension, value)))
         return f"{path}?{query}" if query else path
 
     # -- deriving --------------------------------------------------------------------------

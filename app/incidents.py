@@ -110,7 +110,6 @@ class IncidentPage:
     page_size: int
     start: int
     end: int
-    requested_page: int
     items: tuple[IncidentCard, ...]
     facets: dict[str, Facet]
     chips: tuple[Chip, ...]
@@ -229,7 +228,6 @@ def list_incidents(
         page_size=page_size,
         start=start + 1 if total else 0,
         end=start + len(page_ranks),
-        requested_page=filters.page,
         items=items,
         facets=facets,
         chips=_chips(store, filters, lang),

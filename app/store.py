@@ -157,18 +157,11 @@ class Store:
         if expression is None:
             return SearchHits(0, np.empty(0, dtype=np.int64))
         # The DB-API cursor directly: thousands of one-integer rows need no Row objects.
-        raw = self.engine.raw_connection()
-        try:
-            cursor = raw.cursor()
-            cursor.execute(
-                "SELECT rowid FROM incident_fts WHERE incident_fts MATCH ?"
-                " ORDER BY bm25(incident_fts, 10.0, 1.0, 4.0)",
-                (expression,),
-            )
-            rows = cursor.fetchall()
-            cursor.close()
-        finally:
-            raw.close()
+        rows = self._fetchall(
+            "SELECT rowid FROM incident_fts WHERE incident_fts MATCH ?"
+            " ORDER BY bm25(incident_fts, 10.0, 1.0, 4.0)",
+            (expression,),
+        )
         rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         order = self.rank_of_id[rowids]
         selected = np.zeros(self.nbytes * 8, dtype=bool)
@@ -186,33 +179,29 @@ class Store:
             return []
         columns = LIGHT_COLUMNS if light else ROW_COLUMNS
         placeholders = ",".join(str(int(r)) for r in ranks)
+        rows = self._fetchall(
+            f"SELECT {', '.join(columns)} FROM incident WHERE sort_rank IN ({placeholders})"
+        )
+        by_rank = {row[4]: dict(zip(columns, row, strict=True)) for row in rows}
+        return [by_rank[r] for r in ranks if r in by_rank]
+
+    def _fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Plain tuples through the DB-API cursor: no Row objects for thousands of hits."""
         raw = self.engine.raw_connection()
         try:
             cursor = raw.cursor()
-            cursor.execute(
-                f"SELECT {', '.join(columns)} FROM incident WHERE sort_rank IN ({placeholders})"
-            )
-            by_rank = {row[4]: dict(zip(columns, row, strict=True)) for row in cursor.fetchall()}
+            cursor.execute(sql, params)
+            rows = [tuple(row) for row in cursor.fetchall()]
             cursor.close()
         finally:
             raw.close()
-        return [by_rank[r] for r in ranks if r in by_rank]
+        return rows
 
     def row_by_slug(self, slug: str) -> dict[str, Any] | None:
-        with self.engine.connect() as conn:
-            row = (
-                conn.execute(
-                    text(
-                        "SELECT slug, organization, date, year, sort_rank, title_en, title_ko,"
-                        " body_json, tags_json, sources_json, patterns_json FROM incident"
-                        " WHERE slug = :slug"
-                    ),
-                    {"slug": slug},
-                )
-                .mappings()
-                .first()
-            )
-        return dict(row) if row else None
+        rows = self._fetchall(
+            f"SELECT {', '.join(ROW_COLUMNS)} FROM incident WHERE slug = ?", (slug,)
+        )
+        return dict(zip(ROW_COLUMNS, rows[0], strict=True)) if rows else None
 
 
 ROW_COLUMNS = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from app.checks.kube import dig, name, namespace, pod_spec, volumes
+from app.checks.kube import active_pods, dig, name, namespace, pod_node, pod_spec, volumes
 from app.checks.snapshot import Obj, Snapshot
 
 SHARED_CSI_DRIVERS = frozenset(
@@ -112,3 +112,30 @@ class StorageIndex:
             if shared or local:
                 return Mount(volume_name, source, shared=shared, local=local)
         return None
+
+
+@dataclass(frozen=True)
+class MountUsers:
+    """Who mounts one shared source: pods as namespace/name, and their nodes."""
+
+    pods: set[str]
+    nodes: set[str]
+
+
+def shared_mount_users(
+    snapshot: Snapshot, *, hostpath_only: bool = False, scheduled_only: bool = False
+) -> dict[str, MountUsers]:
+    """Each shared mount source with the active pods and nodes that use it."""
+    index = StorageIndex(snapshot)
+    users: dict[str, MountUsers] = {}
+    for pod in active_pods(snapshot):
+        node = pod_node(pod)
+        if scheduled_only and not node:
+            continue
+        for mount in index.mounts(pod):
+            if not mount.shared or (hostpath_only and not mount.source.startswith("hostPath:")):
+                continue
+            entry = users.setdefault(mount.source, MountUsers(set(), set()))
+            entry.pods.add(f"{namespace(pod)}/{name(pod)}")
+            entry.nodes.add(node)
+    return users

@@ -7,7 +7,7 @@ from collections import defaultdict
 from app.checks import kube
 from app.checks.registry import Gap, ObjectRef, Text, check
 from app.checks.snapshot import Snapshot
-from app.checks.storage import StorageIndex
+from app.checks.storage import StorageIndex, shared_mount_users
 
 PATTERN = "shared-fs-metadata-storm"
 MIN_PODS, MIN_NODES, MIN_OWNER_PODS = 16, 8, 8
@@ -53,14 +53,9 @@ def rwx_fan_in(snapshot: Snapshot) -> list[Gap]:
 
 @check(PATTERN, "shared-hostpath-fan-in", requires=("Pod",))
 def shared_hostpath_fan_in(snapshot: Snapshot) -> list[Gap]:
-    index = StorageIndex(snapshot)
-    pods: dict[str, set[str]] = defaultdict(set)
-    nodes: dict[str, set[str]] = defaultdict(set)
-    for pod in kube.active_pods(snapshot):
-        for mount in index.mounts(pod):
-            if mount.shared and mount.source.startswith("hostPath:") and kube.pod_node(pod):
-                pods[mount.source].add(f"{kube.namespace(pod)}/{kube.name(pod)}")
-                nodes[mount.source].add(kube.pod_node(pod))
+    users = shared_mount_users(snapshot, hostpath_only=True, scheduled_only=True)
+    pods = {source: entry.pods for source, entry in users.items()}
+    nodes = {source: entry.nodes for source, entry in users.items()}
     return [
         Gap(
             (ObjectRef("Volume", "", source),),

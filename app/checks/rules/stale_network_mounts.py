@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 from app.checks import kube
 from app.checks.registry import Gap, ObjectRef, Text, check
 from app.checks.snapshot import Snapshot
-from app.checks.storage import SHARED_CSI_DRIVERS, StorageIndex, is_shared_pv
+from app.checks.storage import SHARED_CSI_DRIVERS, StorageIndex, is_shared_pv, shared_mount_users
 
 PATTERN = "stale-network-mounts"
 
@@ -16,25 +14,18 @@ PATTERN = "stale-network-mounts"
     PATTERN, "network-fs-inventory", requires=("Pod", "PersistentVolumeClaim", "PersistentVolume")
 )
 def network_fs_inventory(snapshot: Snapshot) -> list[Gap]:
-    index = StorageIndex(snapshot)
-    pods_of: dict[str, set[str]] = defaultdict(set)
-    nodes_of: dict[str, set[str]] = defaultdict(set)
-    for pod in kube.active_pods(snapshot):
-        for mount in index.mounts(pod):
-            if mount.shared:
-                pods_of[mount.source].add(f"{kube.namespace(pod)}/{kube.name(pod)}")
-                nodes_of[mount.source].add(kube.pod_node(pod))
+    users = shared_mount_users(snapshot)
     return [
         Gap(
             (ObjectRef("Volume", "", source),),
             Text(
-                f"{len(pods_of[source])} pods on {len(nodes_of[source])} nodes mount it: the "
-                "blast radius if this storage restarts and mounts go stale.",
-                f"노드 {len(nodes_of[source])}대의 파드 {len(pods_of[source])}개가 마운트한다. "
-                "이 스토리지가 재시작해 마운트가 stale 이 되면 영향받는 범위다.",
+                f"{len(users[source].pods)} pods on {len(users[source].nodes)} nodes mount it: "
+                "the blast radius if this storage restarts and mounts go stale.",
+                f"노드 {len(users[source].nodes)}대의 파드 {len(users[source].pods)}개가 "
+                "마운트한다. 이 스토리지가 재시작해 마운트가 stale 이 되면 영향받는 범위다.",
             ),
         )
-        for source in sorted(pods_of)
+        for source in sorted(users)
     ]
 
 
