@@ -78,9 +78,39 @@ class Tags(Strict):
 
 
 class Source(Strict):
+    """A report the incident is told from: the original first, then any mirror or archive copy.
+
+    `kind: copy` marks a mirror or archive of the original (its publisher says whose copy it
+    is); `note` says anything a reader needs, such as "the original page is no longer online".
+    """
+
     url: Annotated[str, Field(pattern=r"^https?://[^\s]+$")]
     title: Text
     publisher: Text
+    kind: Literal["original", "copy"] = "original"
+    note: Text | None = None
+
+
+class Review(Strict):
+    """When the summary was last compared, sentence by sentence, with its report, and how much
+    of the report could be read: `full`, or `partial` with `part` saying which part."""
+
+    checked: dt.date
+    read: Literal["full", "partial"]
+    part: Prose | None = None
+
+    @field_validator("checked", mode="before")
+    @classmethod
+    def _checked(cls, value: Any) -> Any:
+        if isinstance(value, str) and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            raise ValueError("checked must be a date YYYY-MM-DD")
+        return value
+
+    def model_post_init(self, _context: Any) -> None:
+        if self.read == "partial" and self.part is None:
+            raise ValueError("a partial reading needs `part`: which part of the report was read")
+        if self.read == "full" and self.part is not None:
+            raise ValueError("`part` is only for read: partial")
 
 
 class IncidentFile(Strict):
@@ -99,6 +129,15 @@ class IncidentFile(Strict):
     lessons: Prose
     sources: list[Source] = Field(min_length=1)
     patterns: list[Slug] = []
+    duration: Annotated[int, Field(gt=0, le=60 * 24 * 366)] | None = None  # minutes of impact
+    review: Review | None = None
+
+    @field_validator("sources")
+    @classmethod
+    def _original_first(cls, value: list[Source]) -> list[Source]:
+        if value and value[0].kind != "original":
+            raise ValueError("the first source must be the original report (kind: original)")
+        return value
 
     @field_validator("date", mode="before")
     @classmethod

@@ -159,3 +159,56 @@ def test_a_serving_app_picks_up_a_rebuilt_library(small_data: Path, tmp_path: Pa
         html = client.get("/incidents").text  # same URL: the cached page must not be served
         assert "1–3 of 3" in html
         assert "IL-0036" not in html
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"review": {"checked": "2026-13-01", "read": "full"}}, "review.checked"),
+        ({"review": {"checked": "2026-12-01", "read": "most"}}, "review.read"),
+        ({"review": {"checked": "2026-12-01", "read": "partial"}}, "review"),
+        ({"duration": 0}, "duration"),
+        ({"duration": "an hour"}, "duration"),
+        (
+            {
+                "sources": [
+                    {"url": "https://a.example/x", "title": "t", "publisher": "p", "kind": "copy"}
+                ]
+            },
+            "sources",
+        ),
+    ],
+)
+def test_review_duration_and_sources_are_validated(
+    small_data: Path, change: dict[str, object], field: str
+) -> None:
+    path = small_data / "incidents" / "IL-0064.yaml"
+    record = yaml.safe_load(path.read_text())
+    record.update(change)
+    path.write_text(yaml.safe_dump(record, allow_unicode=True))
+    with pytest.raises(DataError) as error:
+        validate(small_data)
+    assert [p.field for p in error.value.problems] == [field]
+
+
+def test_a_partial_review_with_its_part_and_a_copy_after_the_original_validate(
+    small_data: Path,
+) -> None:
+    path = small_data / "incidents" / "IL-0064.yaml"
+    record = yaml.safe_load(path.read_text())
+    record["review"] = {
+        "checked": "2026-12-01",
+        "read": "partial",
+        "part": {"en": "the summary and the timeline", "ko": "요약과 타임라인"},
+    }
+    record["duration"] = 95
+    record["sources"].append(
+        {
+            "url": "https://web.archive.org/web/2019/x",
+            "title": "copy",
+            "publisher": "Internet Archive (copy)",
+            "kind": "copy",
+        }
+    )
+    path.write_text(yaml.safe_dump(record, allow_unicode=True))
+    validate(small_data)
