@@ -230,6 +230,8 @@ def _shape(where: str, incident: IncidentFile, vocabulary: Vocabulary) -> Prepar
         json.dumps(tags, ensure_ascii=False),
         json.dumps([s.model_dump() for s in incident.sources], ensure_ascii=False),
         json.dumps(incident.patterns),
+        incident.duration,
+        incident.review.model_dump_json() if incident.review else None,
     )
     fts = (index_text(title), index_text(" ".join(texts)), index_text(tag_text))
     return Prepared(incident.id, where, row, pairs, tuple(incident.patterns), fts)
@@ -412,8 +414,8 @@ def _insert_incident(
 ) -> None:
     cursor = conn.execute(
         "INSERT INTO incident (slug, organization, date, year, month, day, sort_rank, title_en,"
-        " title_ko, body_json, tags_json, sources_json, patterns_json)"
-        " VALUES (?,?,?,?,?,?,0,?,?,?,?,?,?)",
+        " title_ko, body_json, tags_json, sources_json, patterns_json, duration, review_json)"
+        " VALUES (?,?,?,?,?,?,0,?,?,?,?,?,?,?,?)",
         incident.row,
     )
     rowid = int(cursor.lastrowid or 0)

@@ -35,6 +35,8 @@ class Incident(SQLModel, table=True):
     tags_json: str  # {cause: [...], component: [...], ...}
     sources_json: str
     patterns_json: str = "[]"
+    duration: int | None = None  # minutes of impact, where the report gives start and end
+    review_json: str | None = None  # {checked, read, part}: how the summary was checked
 
 
 class IncidentTerm(SQLModel, table=True):

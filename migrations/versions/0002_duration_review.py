@@ -1,0 +1,28 @@
+"""duration and review on incidents
+
+Revision ID: 0002
+Revises: 0001
+Create Date: 2026-12-01 19:40:00
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0002"
+down_revision: str | None = "0001"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("incident", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("duration", sa.Integer(), nullable=True))
+        batch_op.add_column(sa.Column("review_json", sa.String(), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("incident", schema=None) as batch_op:
+        batch_op.drop_column("review_json")
+        batch_op.drop_column("duration")
