@@ -1,5 +1,7 @@
 """Response shapes of the JSON API (/api/*) and the JSON export; FastAPI documents them."""
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 
@@ -45,6 +47,10 @@ class IncidentSummary(BaseModel):
     year: int
     title: Bilingual
     tags: TagSlugs
+    duration: int | None = Field(
+        default=None,
+        description="Minutes of impact, only where the report gives when it started and ended.",
+    )
     url: str = Field(description="The incident's HTML page.")
     api_url: str = Field(description="The incident's whole record in this API.")
 
@@ -53,6 +59,20 @@ class Source(BaseModel):
     url: str
     title: str
     publisher: str
+    kind: Literal["original", "copy"] = Field(
+        default="original", description="`copy`: a mirror or archive of the original report."
+    )
+    note: str | None = Field(default=None, description="e.g. that the original is gone.")
+
+
+class Review(BaseModel):
+    """When the summary was last compared with its report, and how much of it was read."""
+
+    checked: str = Field(description="YYYY-MM-DD", examples=["2026-12-01"])
+    read: Literal["full", "partial"]
+    part: Bilingual | None = Field(
+        default=None, description="With read=partial: which part of the report could be read."
+    )
 
 
 class ExportItem(IncidentSummary):
@@ -120,6 +140,13 @@ class IncidentRecord(BaseModel):
     lessons: Bilingual
     tags: TagTerms
     sources: list[Source]
+    duration: int | None = Field(
+        default=None,
+        description="Minutes of impact, only where the report gives when it started and ended.",
+    )
+    review: Review | None = Field(
+        default=None, description="How the summary was checked against the report."
+    )
     patterns: list[PatternRef]
     related: list[str] = Field(description="IDs of the incidents sharing the most tags.")
     url: str

@@ -16,7 +16,7 @@ from typing import Any
 from feedgen.feed import FeedGenerator
 
 from app.api_models import Bilingual, ExportItem, IncidentSummary, Source, TagSlugs
-from app.facets import Filter
+from app.facets import Filter, split_token
 from app.i18n import translate
 from app.incidents import IncidentCard
 from app.schema import DIMENSIONS, parse_date
@@ -31,6 +31,7 @@ CSV_COLUMNS = (
     "title_en",
     "title_ko",
     *DIMENSIONS,
+    "duration_minutes",
     "url",
     "source_urls",
 )
@@ -67,6 +68,7 @@ def _item_fields(store: Store, row: dict[str, Any], base_url: str) -> dict[str, 
         "tags": TagSlugs(
             **{dim: [s for s in tags.get(dim, []) if store.is_known(dim, s)] for dim in DIMENSIONS}
         ),
+        "duration": row.get("duration"),
         "url": absolute(base_url, incident_path(row["slug"])),
         "api_url": absolute(base_url, f"/api{incident_path(row['slug'])}"),
     }
@@ -117,7 +119,10 @@ def export_filename(filters: Filter, extension: str) -> str:
     if filters.q:
         parts.append("search-" + (_ascii_slug(filters.q) or "text"))
     for kind in (*DIMENSIONS, "org"):
-        values = [_ascii_slug(v) or "x" for v in filters.values(kind)]
+        values = [
+            {"": "", "+": "and-", "-": "not-"}[mode] + (_ascii_slug(slug) or "x")
+            for mode, slug in map(split_token, filters.values(kind))
+        ]
         if values:
             parts.append("-".join((kind, *values)))
     if years := _years_part(filters):
@@ -136,7 +141,12 @@ def describe(filters: Filter, taxonomy: Taxonomy, lang: str) -> str:
     for kind in (*DIMENSIONS, "org"):
         values = filters.values(kind)
         if values:
-            labels = ", ".join(_label(taxonomy, kind, v, lang) for v in values)
+            labels = ", ".join(
+                translate(
+                    f"chip.mode.{mode or 'any'}", lang, label=_label(taxonomy, kind, slug, lang)
+                )
+                for mode, slug in map(split_token, values)
+            )
             parts.append(f"{translate(f'dim.{kind}', lang)}: {labels}")
     low, high = filters.year_from, filters.year_to
     if low is not None and high is not None:
@@ -163,6 +173,7 @@ def csv_row(item: ExportItem) -> list[str]:
         item.title.en,
         item.title.ko,
         *(";".join(tags[dim]) for dim in DIMENSIONS),
+        "" if item.duration is None else str(item.duration),
         item.url,
         " ".join(source.url for source in item.sources),
     ]

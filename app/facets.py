@@ -2,7 +2,20 @@
 
 `Filter.parse(pairs, known)` reads query-string pairs; `query_pairs()` is the only encoder:
 q, cause, component, symptom, factor, org, from, to, sort, page, lang — in that order, values of
-one key sorted, duplicates and defaults dropped.
+one key in canonical order, duplicates and defaults dropped.
+
+The values of one dimension (or `org`) are a small grammar, written as a prefix on the slug:
+
+    cause=a&cause=b      any of a, b          (plain values: OR)
+    cause=%2Bc           and also c           (`+c`: required, AND)
+    cause=-d             but not d            (`-d`: excluded)
+
+so one key selects `(any plain value) AND (every + value) AND NOT (any - value)`. Graph links use
+`+` to open exactly the intersection their label counts. The canonical form lists plain values,
+then `+` values, then `-` values, each sorted, after reducing to the simplest equal form: a lone
+plain value and `+` values are the same thing (`cause=a&cause=%2Bb` is "a and b"), and a plain
+value that is also required makes the others redundant. An unencoded `+` arrives as a space
+(`cause=+c` reads as " c"), and is read as `+` too.
 """
 
 import re
@@ -16,13 +29,14 @@ from urllib.parse import quote
 from app.schema import DIMENSIONS
 
 KEYS = ("q", "cause", "component", "symptom", "factor", "org", "from", "to", "sort", "page", "lang")
-SORTS = ("recent", "oldest", "relevance")
+SORTS = ("recent", "oldest", "relevance", "longest")
 LANGS = ("en", "ko")
 MAX_Q = 500
 MAX_VALUES = 50
 MAX_VALUE_LENGTH = 200
 YEAR_MIN, YEAR_MAX = 1900, 2100
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+FACET_KEYS = (*DIMENSIONS, "org")  # the keys whose values are slugs with an optional + or -
 
 
 class FilterError(ValueError):
@@ -41,6 +55,65 @@ class Ignored:
     parameter: str
     value: str
     reason: str
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The values of one key, split by their prefix: any of, all of, none of (bare slugs)."""
+
+    any_of: frozenset[str] = frozenset()
+    all_of: frozenset[str] = frozenset()
+    none_of: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, tokens: Iterable[str]) -> "Selection":
+        any_of: set[str] = set()
+        all_of: set[str] = set()
+        none_of: set[str] = set()
+        for token in tokens:
+            prefix, slug = split_token(token)
+            {"": any_of, "+": all_of, "-": none_of}[prefix].add(slug)
+        return cls(frozenset(any_of), frozenset(all_of), frozenset(none_of))
+
+    def canonical(self) -> tuple[str, ...]:
+        """Tokens of the simplest equal selection: plain, then +, then -, each sorted."""
+        any_of, all_of = set(self.any_of), set(self.all_of)
+        if len(any_of) == 1:
+            all_of |= any_of
+            any_of = set()
+        if any_of & all_of:  # the OR clause already holds wherever the AND clause does
+            any_of = set()
+        if not any_of and all_of:
+            first = min(all_of)
+            any_of, all_of = {first}, all_of - {first}
+        return (
+            *sorted(any_of),
+            *(f"+{slug}" for slug in sorted(all_of)),
+            *(f"-{slug}" for slug in sorted(self.none_of)),
+        )
+
+    @property
+    def included(self) -> frozenset[str]:
+        return self.any_of | self.all_of
+
+    def state(self, slug: str) -> str:
+        """'' (not named), 'any', 'all' or 'none'."""
+        if slug in self.none_of:
+            return "none"
+        if slug in self.all_of:
+            return "all"
+        return "any" if slug in self.any_of else ""
+
+
+def split_token(token: str) -> tuple[str, str]:
+    """('+' | '-' | '', slug) for a value token such as '-config-change'."""
+    if token[:1] in ("+", "-") and len(token) > 1:
+        return token[0], token[1:]
+    return "", token
+
+
+def _canonical_tokens(tokens: Iterable[str]) -> tuple[str, ...]:
+    return Selection.of(tokens).canonical()
 
 
 @dataclass(frozen=True)
@@ -75,6 +148,8 @@ class Filter:
             if key not in values:
                 continue
             value = _clean(raw)
+            if key in FACET_KEYS and value and raw[:1] == " " and raw[1:2] not in ("", " "):
+                value = f"+{value}"  # an unencoded '+' in a query string reads as a space
             if key == "q":
                 if len(value) > MAX_Q:
                     raise FilterError("q", f"search text is longer than {MAX_Q} characters")
@@ -85,15 +160,16 @@ class Filter:
             if len(values[key]) > MAX_VALUES:
                 raise FilterError(key, f"more than {MAX_VALUES} values")
         facets: dict[str, tuple[str, ...]] = {}
-        for dim in (*DIMENSIONS, "org"):
+        for dim in FACET_KEYS:
             kept = []
             for value in dict.fromkeys(values[dim]):
-                if is_known(dim, value):
-                    kept.append(value)
+                prefix, slug = split_token(value)
+                if is_known(dim, slug):
+                    kept.append(prefix + slug)
                 else:
                     label = "organisation" if dim == "org" else dim
-                    ignored.append(Ignored(dim, value, f"unknown {label} '{value}' ignored"))
-            facets[dim] = tuple(sorted(kept))
+                    ignored.append(Ignored(dim, value, f"unknown {label} '{slug}' ignored"))
+            facets[dim] = _canonical_tokens(kept)
         year_from = _year("from", values["from"], ignored)
         year_to = _year("to", values["to"], ignored)
         if year_from is not None and year_to is not None and year_from > year_to:
@@ -138,14 +214,21 @@ class Filter:
         return self.sort or ("relevance" if self.q else "recent")
 
     def values(self, dimension: str) -> tuple[str, ...]:
-        """The selected values of a tag dimension or of `org`."""
+        """The value tokens of a tag dimension or of `org`, canonical (`a`, `+b`, `-c`)."""
         result: tuple[str, ...] = getattr(self, dimension)
         return result
+
+    def selection(self, dimension: str) -> Selection:
+        return Selection.of(self.values(dimension))
+
+    def included(self, dimension: str) -> frozenset[str]:
+        """Slugs the dimension asks for (plain or `+`), without the excluded ones."""
+        return self.selection(dimension).included
 
     @property
     def has_filters(self) -> bool:
         return bool(
-            any(self.values(d) for d in (*DIMENSIONS, "org"))
+            any(self.values(d) for d in FACET_KEYS)
             or self.year_from is not None
             or self.year_to is not None
         )
@@ -169,10 +252,10 @@ class Filter:
         pairs: list[tuple[str, str]] = []
         if self.q:
             pairs.append(("q", self.q))
-        for dim in (*DIMENSIONS, "org"):
+        for dim in FACET_KEYS:
             values = self.values(dim)
             if toggle is not None and dim == toggle[0]:
-                values = tuple(sorted(set(values) ^ {toggle[1]}))
+                values = _toggle_tokens(values, toggle[1])
             pairs.extend((dim, value) for value in values)
         if self.year_from is not None:
             pairs.append(("from", str(self.year_from)))
@@ -196,6 +279,8 @@ class Filter:
     def toggled_url(self, dimension: str, value: str, path: str = "/incidents") -> str:
         """`self.toggled(dimension, value).url(path)`, without building the Filter.
 
+        `value` is a token: `slug`, `+slug` or `-slug`.
+
         Facet lists print one such link per value (hundreds per page), so this is the hot path.
         """
         query = encode_query(self.query_pairs(with_page=False, toggle=(dimension, value)))
@@ -203,10 +288,30 @@ class Filter:
 
     # -- deriving --------------------------------------------------------------------------
     def toggled(self, dimension: str, value: str) -> "Filter":
-        """The filter with one value of a dimension (or org) added or removed; back to page 1."""
-        current = self.values(dimension)
-        new = tuple(v for v in current if v != value) if value in current else (*current, value)
-        changes: dict[str, Any] = {dimension: tuple(sorted(new)), "page": 1, "ignored": ()}
+        """The filter with one value token added or removed; back to page 1.
+
+        Adding a token replaces any other form of the same slug (`-dns` replaces `dns`), so a
+        slug is in one state at a time. Removing a plain value that the canonical form holds as
+        the first of several required ones (`a&+b`) removes that slug whatever its form.
+        """
+        changes: dict[str, Any] = {
+            dimension: _toggle_tokens(self.values(dimension), value),
+            "page": 1,
+            "ignored": (),
+        }
+        return replace(self, **changes)
+
+    def narrowed(self, dimension: str, slug: str) -> "Filter":
+        """This filter AND `slug`: exactly the incidents of this result that carry the value.
+
+        The graph's links use it, so a node or edge opens the list its number counts.
+        """
+        tokens = (*self.values(dimension), f"+{slug}")
+        changes: dict[str, Any] = {
+            dimension: _canonical_tokens(tokens),
+            "page": 1,
+            "ignored": (),
+        }
         return replace(self, **changes)
 
     def with_(self, **changes: object) -> "Filter":
@@ -218,6 +323,16 @@ class Filter:
     def cleared(self) -> "Filter":
         """No filters and no search text; the language stays."""
         return Filter(lang=self.lang)
+
+
+def _toggle_tokens(tokens: tuple[str, ...], token: str) -> tuple[str, ...]:
+    prefix, slug = split_token(token)
+    if token in tokens or (prefix == "" and f"+{slug}" in tokens):
+        # Removing: `a&+b` holds b as "+b"; a click on the plain value b removes it.
+        kept = [t for t in tokens if split_token(t)[1] != slug]
+    else:
+        kept = [t for t in tokens if split_token(t)[1] != slug] + [token]
+    return _canonical_tokens(kept)
 
 
 @lru_cache(maxsize=8192)

@@ -28,6 +28,16 @@ STRINGS: dict[str, tuple[str, str]] = {
     "applied": ("Applied filters", "적용된 필터"),
     "clear_all": ("Clear all", "모두 풀기"),
     "remove": ("Remove", "빼기"),
+    "chip.mode.any": ("{label}", "{label}"),
+    "chip.mode.+": ("also {label}", "{label}도 포함"),
+    "chip.mode.-": ("not {label}", "{label} 제외"),
+    "facet.legend": (
+        "A number is the list you get by clicking; +N is how many a click adds (values of one kind combine with OR). − excludes a value.",
+        "숫자는 누르면 나오는 사례 수, +N 은 눌렀을 때 더해지는 사례 수입니다(같은 종류의 값은 OR 로 합쳐집니다). − 는 그 값을 제외합니다.",
+    ),
+    "facet.adds": ("adds {n} incidents to the list", "목록에 사례 {n}건이 더해집니다"),
+    "facet.exclude": ("Exclude {label} ({n} left)", "{label} 제외 ({n}건 남음)"),
+    "facet.unexclude": ("{label} is excluded: include it again", "{label} 제외됨: 다시 포함하기"),
     "recommended": ("Recommended filters", "추천 필터"),
     "recommended.empty": (
         "Search, and taxonomy values found in your words show up here.",
@@ -191,7 +201,32 @@ STRINGS: dict[str, tuple[str, str]] = {
     "graph.clear": ("Graph of all incidents", "전체 사례 그래프"),
     "graph.as_json": ("This graph as JSON", "이 그래프를 JSON으로"),
     "library": ("{n} incidents in the library", "라이브러리의 사례 {n}건"),
+    "sort.longest": ("Longest first", "오래 간 순"),
+    "duration": ("Impact lasted {d}", "영향 {d}"),
+    "review.full": (
+        "Checked against the report on {date}; the report was read in full.",
+        "{date}에 보고서와 대조했습니다. 보고서 전체를 읽었습니다.",
+    ),
+    "review.partial": (
+        "Checked against the report on {date}; only part of it could be read: {part}.",
+        "{date}에 보고서와 대조했습니다. 보고서의 일부만 읽을 수 있었습니다: {part}.",
+    ),
+    "review.none": ("Not yet checked against the report.", "아직 보고서와 대조하지 않았습니다."),
+    "source.copy": ("copy", "사본"),
 }
+
+
+def format_duration(minutes: int, lang: str) -> str:
+    """90 -> "1 h 30 min" / "1시간 30분"; whole days for impacts of several days."""
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    units = (("d", "일"), ("h", "시간"), ("min", "분"))
+    parts = [
+        f"{value}{'' if lang == 'ko' else ' '}{unit[1] if lang == 'ko' else unit[0]}"
+        for value, unit in zip((days, hours, mins), units, strict=True)
+        if value
+    ]
+    return " ".join(parts)
 
 
 def translate(key: str, lang: str, **values: object) -> str:

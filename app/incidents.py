@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from app.facets import Filter
+from app.facets import Filter, Selection, split_token
 from app.schema import DIMENSIONS
 from app.search import highlight, matches_text
 from app.store import Store
@@ -22,6 +22,14 @@ GROUP_SIZE = 3
 
 @dataclass(frozen=True)
 class FacetValue:
+    """One value of a facet. For a value not selected, `count` is the size of the list
+    `toggle_url` opens; for a selected one, its incidents in the current list.
+
+    `state` is how the filter names it: "" (not at all), "any" (plain), "all" (+) or "none"
+    (-). `widens` marks an unselected value of a dimension that already has a selection: a
+    click adds it with OR, so the page shows `+added` (how many incidents it would add).
+    """
+
     kind: str
     slug: str
     label: str
@@ -29,6 +37,11 @@ class FacetValue:
     selected: bool
     toggle_url: str
     parent: str | None = None
+    state: str = ""
+    widens: bool = False
+    added: int = 0
+    exclude_url: str = ""
+    excluded_count: int = 0  # the list's size with this value excluded
 
 
 FACET_TOP = 8
@@ -61,6 +74,7 @@ class Chip:
     slug: str
     label: str
     remove_url: str
+    mode: str = ""  # "" any of, "+" also required, "-" excluded
 
 
 @dataclass(frozen=True)
@@ -82,6 +96,7 @@ class IncidentCard:
     body: dict[str, Any]
     snippet: Any = None
     patterns: tuple[str, ...] = ()
+    duration: int | None = None  # minutes of impact, where the report gives start and end
 
 
 @dataclass(frozen=True)
@@ -129,12 +144,25 @@ def parse_filter(store: Store, pairs: list[tuple[str, str]]) -> Filter:
 
 
 def _dimension_mask(store: Store, filters: Filter, kind: str) -> int | None:
-    values = filters.values(kind)
-    if not values:
+    """(any plain value) AND (every + value) AND NOT (any - value), as one bitset."""
+    if not filters.values(kind):
         return None
-    mask = 0
-    for value in values:
-        mask |= store.term_bits(kind, value)
+    return _selection_mask(store, kind, filters.selection(kind))
+
+
+def _selection_mask(store: Store, kind: str, selection: Selection, extra: str = "") -> int:
+    """The bitset of a selection; `extra` is one more plain (OR) value, as a facet click adds."""
+    mask = store.all_bits
+    any_of = (*selection.any_of, extra) if extra else tuple(selection.any_of)
+    if any_of:
+        union = 0
+        for slug in any_of:
+            union |= store.term_bits(kind, slug)
+        mask &= union
+    for slug in selection.all_of:
+        mask &= store.term_bits(kind, slug)
+    for slug in selection.none_of:
+        mask &= ~store.term_bits(kind, slug)
     return mask
 
 
@@ -187,6 +215,9 @@ def ordered_ranks(store: Store, filters: Filter, bits: int) -> np.ndarray:
         keep = store.mask(bits)[order]
         selected: np.ndarray = order[keep]
         return selected
+    if filters.effective_sort == "longest":
+        longest: np.ndarray = store.longest_order[store.mask(bits)[store.longest_order]]
+        return longest
     ranks = store.ranks(bits)
     return ranks[::-1] if filters.effective_sort == "oldest" else ranks
 
@@ -248,24 +279,45 @@ def _facet(
     if kind == "org":
         return _org_facet(store, filters, active, bits)
     base = combine(store, active, without=kind)
-    own = active.get(kind)
-    selected = set(filters.values(kind))
+    selection = filters.selection(kind)
+    total = bits.bit_count()
+    widening = bool(selection.any_of)
     values: list[FacetValue] = []
     for term in store.taxonomy.terms[kind]:
         term_bits = store.term_bits(kind, term.slug)
-        if term.slug in selected:
-            count = (bits & term_bits).bit_count()
-        elif own is not None:
-            count = (base & (own | term_bits)).bit_count()
+        state = selection.state(term.slug)
+        inside = (bits & term_bits).bit_count()
+        if state in ("any", "all"):
+            count = inside  # a selected value shows its share of the list; its link removes it
+            excluded = _count_after(store, filters, base, kind, f"-{term.slug}")
+        elif state == "none":  # its link takes the exclusion off again
+            count = excluded = _count_after(store, filters, base, kind, f"-{term.slug}")
         else:
-            count = (base & term_bits).bit_count()
-        url = filters.toggled_url(kind, term.slug)
+            count = (base & _selection_mask(store, kind, selection, term.slug)).bit_count()
+            excluded = total - inside
         values.append(
             FacetValue(
-                kind, term.slug, term.label(lang), count, term.slug in selected, url, term.parent
+                kind,
+                term.slug,
+                term.label(lang),
+                count,
+                state in ("any", "all"),
+                filters.toggled_url(kind, f"-{term.slug}" if state == "none" else term.slug),
+                term.parent,
+                state=state,
+                widens=widening and not state,
+                added=count - total if widening and not state else 0,
+                exclude_url=filters.toggled_url(kind, f"-{term.slug}"),
+                excluded_count=excluded,
             )
         )
     return Facet(kind, tuple(values))
+
+
+def _count_after(store: Store, filters: Filter, base: int, kind: str, token: str) -> int:
+    """The list's size once `token` is toggled in `kind` (the rare, selected values only)."""
+    selection = filters.toggled(kind, token).selection(kind)
+    return (base & _selection_mask(store, kind, selection)).bit_count()
 
 
 def _org_facet(store: Store, filters: Filter, active: dict[str, int], bits: int) -> Facet:
@@ -275,8 +327,10 @@ def _org_facet(store: Store, filters: Filter, active: dict[str, int], bits: int)
     size = len(store.orgs)
     in_base = store.bincount(base, store.org_of_rank, size)
     in_result = store.bincount(bits, store.org_of_rank, size)
-    already = (base & own).bit_count() if own is not None else 0
-    selected = set(filters.org)
+    selection = filters.selection("org")
+    # With plain organisations selected a click adds one (OR); otherwise it selects just that.
+    already = (base & own).bit_count() if own is not None and selection.any_of else 0
+    selected = set(selection.included)
     # Organisations are single-valued, so adding one adds exactly its incidents in `base`.
     counts = {
         org: int(in_result[i]) if org in selected else already + int(in_base[i])
@@ -297,10 +351,11 @@ def _chips(store: Store, filters: Filter, lang: str) -> tuple[Chip, ...]:
     if filters.q:
         chips.append(Chip("q", filters.q, filters.q, filters.with_(q="", sort="").url()))
     for kind in FACET_KINDS:
-        for slug in filters.values(kind):
+        for token in filters.values(kind):
+            mode, slug = split_token(token)
             term = store.taxonomy.get(kind, slug)
             label = term.label(lang) if term else slug
-            chips.append(Chip(kind, slug, label, filters.toggled(kind, slug).url()))
+            chips.append(Chip(kind, slug, label, filters.toggled(kind, token).url(), mode))
     if filters.year_from is not None:
         chips.append(
             Chip(
@@ -348,10 +403,8 @@ def _top_components(store: Store, bits: int, filters: Filter, lang: str) -> tupl
             t.slug,
             t.label(lang),
             c,
-            t.slug in filters.component,
-            filters.toggled("component", t.slug).url()
-            if t.slug not in filters.component
-            else filters.url(),
+            t.slug in filters.included("component"),
+            filters.narrowed("component", t.slug).url(),
         )
         for c, t in counted[:3]
     )
@@ -370,8 +423,8 @@ def _groups(store: Store, filters: Filter, bits: int, lang: str) -> tuple[CauseG
     groups = []
     for term, count, ranks in found:
         cards = tuple(card(store, rows[rank], lang, "") for rank in ranks)
-        url = filters if term.slug in filters.cause else filters.toggled("cause", term.slug)
-        groups.append(CauseGroup(term, count, url.with_().url(), cards))
+        url = filters.narrowed("cause", term.slug).url()
+        groups.append(CauseGroup(term, count, url, cards))
     groups.sort(key=lambda g: (-g.count, g.term.position))
     return tuple(groups)
 
@@ -381,7 +434,7 @@ def _recommendations(store: Store, filters: Filter, lang: str) -> tuple[FacetVal
         return ()
     out = []
     for term in store.taxonomy.recommend(filters.q):
-        if term.slug in filters.values(term.dimension):
+        if term.slug in filters.included(term.dimension):
             continue
         url = filters.toggled(term.dimension, term.slug).url()
         count = store.counts.get((term.dimension, term.slug), 0)
@@ -442,6 +495,7 @@ def card(store: Store, row: dict[str, Any], lang: str, q: str) -> IncidentCard:
         body=body,
         snippet=snippet,
         patterns=tuple(json.loads(row["patterns_json"])),
+        duration=row.get("duration"),
     )
 
 
@@ -466,9 +520,10 @@ def _snippet(body: dict[str, Any], title: str, lang: str, q: str) -> Any:
 @dataclass(frozen=True)
 class IncidentDetail:
     card: IncidentCard
-    sources: list[dict[str, str]]
+    sources: list[dict[str, Any]]
     related: tuple[IncidentCard, ...]
     patterns: tuple[PatternCount, ...]
+    review: dict[str, Any] | None = None  # {checked, read, part}: how the text was checked
 
 
 def get_incident(store: Store, slug: str, *, lang: str) -> IncidentDetail | None:
@@ -490,4 +545,5 @@ def get_incident(store: Store, slug: str, *, lang: str) -> IncidentDetail | None
         for p in this.patterns
         if p in store.pattern_by_slug
     )
-    return IncidentDetail(this, json.loads(row["sources_json"]), related, patterns)
+    review = json.loads(row["review_json"]) if row["review_json"] else None
+    return IncidentDetail(this, json.loads(row["sources_json"]), related, patterns, review)

@@ -83,14 +83,19 @@ class Store:
         self.year_of_rank = np.zeros(self.total, dtype=np.int32)
         with self.engine.connect() as conn:
             rows = conn.execute(
-                text("SELECT id, sort_rank, organization, year FROM incident")
+                text("SELECT id, sort_rank, organization, year, duration FROM incident")
             ).all()
         # FTS5 answers with rowids; this maps them to sort ranks without a join per hit.
         self.rank_of_id = np.zeros(max((r[0] for r in rows), default=0) + 1, dtype=np.int64)
-        for rowid, rank, org, year in rows:
+        duration = np.full(self.total, -1, dtype=np.int64)
+        for rowid, rank, org, year, minutes in rows:
             self.rank_of_id[rowid] = rank
             self.org_of_rank[rank] = org_index[org]
             self.year_of_rank[rank] = year
+            if minutes is not None:
+                duration[rank] = minutes
+        # sort=longest: longest impact first, newest first among equals, unknown durations last.
+        self.longest_order = np.lexsort((np.arange(self.total), -duration)).astype(np.int64)
         self.pattern_by_slug = {p.slug: p for p in self.patterns}
         self.pages = PageCache(page_cache_size)
         self._search_cache: OrderedDict[str, SearchHits] = OrderedDict()
@@ -206,9 +211,9 @@ class Store:
 
 ROW_COLUMNS = (
     "slug", "organization", "date", "year", "sort_rank", "title_en", "title_ko",
-    "body_json", "tags_json", "sources_json", "patterns_json",
+    "body_json", "tags_json", "sources_json", "patterns_json", "duration", "review_json",
 )  # fmt: skip
-LIGHT_COLUMNS = ROW_COLUMNS[:7] + ("tags_json", "patterns_json")
+LIGHT_COLUMNS = ROW_COLUMNS[:7] + ("tags_json", "patterns_json", "duration")
 
 
 def _identity(path: Path) -> tuple[int, int]:

@@ -14,7 +14,7 @@ from jinja2_fragments import render_block
 from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app.facets import Filter
-from app.i18n import COOKIE, translate
+from app.i18n import COOKIE, format_duration, translate
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,7 @@ def make_templates(directory: Path) -> Jinja2Blocks:
     templates.env.lstrip_blocks = True
     templates.env.globals["tag_url"] = tag_url
     templates.env.globals["incident_url"] = incident_url
+    templates.env.globals["format_duration"] = format_duration
     return templates
 
 

@@ -39,6 +39,17 @@ def parse(query: str) -> Filter:
         ("sort=oldest&org=GitHub", "/incidents?org=GitHub&sort=oldest"),
         ("q=%EC%A0%84%EB%A0%A5", "/incidents?q=%EC%A0%84%EB%A0%A5"),
         ("unknown=1&cause=dns", "/incidents?cause=dns"),
+        # exclusion and required values: plain first, then +, then -, each sorted
+        ("cause=-oom&cause=dns", "/incidents?cause=dns&cause=-oom"),
+        ("cause=-oom&cause=-dns", "/incidents?cause=-dns&cause=-oom"),
+        ("cause=%2Bdns", "/incidents?cause=dns"),
+        ("cause=%2Boom&cause=%2Bdns", "/incidents?cause=dns&cause=%2Boom"),
+        ("cause=oom&cause=%2Bdns", "/incidents?cause=dns&cause=%2Boom"),
+        ("cause=dns&cause=+oom", "/incidents?cause=dns&cause=%2Boom"),  # raw + reads as space
+        ("cause=dns&cause=oom&cause=%2Bdns", "/incidents?cause=dns"),
+        ("org=-GitHub&component=-etcd", "/incidents?component=-etcd&org=-GitHub"),
+        ("cause=-nope", "/incidents"),
+        ("cause=-", "/incidents"),
     ],
 )
 def test_filter_canonical_url(query: str, canonical: str) -> None:
@@ -111,3 +122,16 @@ def test_canonical_form_is_idempotent(pairs: list[tuple[str, str]]) -> None:
     assert again == filters
     assert again.url() == filters.url()
     assert not again.ignored
+
+
+def test_toggling_moves_a_value_between_its_states() -> None:
+    f = parse("cause=dns")
+    assert f.toggled("cause", "-dns").url() == "/incidents?cause=-dns"
+    assert f.toggled("cause", "-dns").toggled("cause", "dns").url() == "/incidents?cause=dns"
+    assert f.toggled("cause", "-oom").toggled("cause", "-oom").url() == "/incidents?cause=dns"
+    both = parse("cause=dns").narrowed("cause", "oom")
+    assert both.url() == "/incidents?cause=dns&cause=%2Boom"
+    assert both.toggled("cause", "oom").url() == "/incidents?cause=dns"
+    assert both.toggled("cause", "dns").url() == "/incidents?cause=oom"
+    assert parse("cause=dns&cause=oom").narrowed("cause", "dns").url() == "/incidents?cause=dns"
+    assert parse("").narrowed("component", "etcd").url() == "/incidents?component=etcd"

@@ -272,3 +272,44 @@ def test_layout_keeps_labels_apart_and_outside_the_columns() -> None:
         else:
             assert node.anchor == "start" and node.label_x > node.x + node.r
     assert max(n.label_x for n in picture.nodes) < picture.width
+
+
+GRAPH_FILTERS = [
+    "cause=capacity-limit",
+    "component=dns",
+    "cause=capacity-limit&cause=software-bug",  # two values of one dimension
+    "component=kubernetes&factor=-untested-assumption",  # a group and an exclusion
+    "q=etcd",  # a search text
+    "cause=config-change&cause=%2Bsoftware-bug&symptom=-full-outage&from=2015",
+]
+
+
+@pytest.mark.parametrize("query", GRAPH_FILTERS)
+def test_every_number_on_a_filtered_graph_opens_a_list_of_that_size(
+    client: TestClient, store: Store, query: str
+) -> None:
+    walked = 0
+    for view in PAIR_VIEWS:
+        body = api(client, f"{query}&view={view}&limit=all")
+        assert body["total"] == list_total(store, f"/incidents?{query}")
+        for node in body["nodes"]:  # type: ignore[union-attr]
+            assert node["count"] == list_total(store, node["url"]), (view, node["slug"])
+            walked += 1
+        for edge in body["edges"]:  # type: ignore[union-attr]
+            assert edge["weight"] == list_total(store, edge["url"]), (view, edge["url"])
+            walked += 1
+    assert walked > 20
+
+
+def test_the_html_graph_links_agree_with_their_labels(client: TestClient, store: Store) -> None:
+    response = client.get("/graph?cause=capacity-limit&limit=all&lang=en", follow_redirects=True)
+    assert response.status_code == 200
+    page = response.text
+    links = re.findall(
+        r'<a class="graph-(?:node|edge)[^"]*" href="(/incidents\?[^"]+)"[^>]*>\s*'
+        r"<title>[^<]*?(\d+) incidents</title>",
+        page,
+    )
+    assert len(links) > 20
+    for url, number in links:
+        assert list_total(store, url.replace("&amp;", "&")) == int(number), url

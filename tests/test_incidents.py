@@ -36,9 +36,16 @@ def values_of(record: IncidentFile, kind: str) -> set[str]:
 
 
 def matches(record: IncidentFile, filters: Filter, *, without: str = "") -> bool:
+    """The URL grammar read literally: plain values OR, `+` values AND, `-` values NOT."""
     for kind in FACET_KINDS:
-        wanted = set(filters.values(kind))
-        if kind != without and wanted and not wanted & values_of(record, kind):
+        if kind == without:
+            continue
+        tokens = filters.values(kind)
+        plain = {t for t in tokens if t[0] not in "+-"}
+        required = {t[1:] for t in tokens if t[0] == "+"}
+        excluded = {t[1:] for t in tokens if t[0] == "-"}
+        have = values_of(record, kind)
+        if (plain and not plain & have) or not required <= have or excluded & have:
             return False
     year = record.date_parts[0]
     if filters.year_from is not None and year < filters.year_from:
@@ -58,6 +65,12 @@ FILTERS = [
     "factor=single-point-of-failure&factor=global-rollout&component=dns",
     "component=kubernetes&cause=config-change",
     "component=kubernetes&component=storage&org=DFDS",
+    "component=dns&cause=-config-change",
+    "cause=capacity-limit&cause=%2Bsoftware-bug",
+    "cause=capacity-limit&cause=software-bug&cause=%2Bconfig-change&factor=-untested-assumption",
+    "component=kubernetes&org=-DFDS",
+    "org=-DFDS&org=-GitHub",
+    "component=-kubernetes&symptom=full-outage&symptom=-data-loss",
 ]
 
 
@@ -75,13 +88,14 @@ def test_results_and_facet_counts_equal_brute_force(
         for value in page.facets[kind].values:
             if value.selected:
                 want = sum(1 for r in expected if value.slug in values_of(r, kind))
-            else:
-                clicked = filters.toggled(kind, value.slug)
+            else:  # an excluded value's link takes the exclusion off
+                token = f"-{value.slug}" if value.state == "none" else value.slug
+                clicked = filters.toggled(kind, token)
                 want = sum(1 for r in records if matches(r, clicked))
             assert value.count == want, (kind, value.slug)
 
 
-@pytest.mark.parametrize("query", FILTERS[:5])
+@pytest.mark.parametrize("query", FILTERS[:5] + FILTERS[-6:])
 def test_facet_count_equals_click_result(store: Store, query: str) -> None:
     from urllib.parse import parse_qsl
 
@@ -93,6 +107,26 @@ def test_facet_count_equals_click_result(store: Store, query: str) -> None:
                 continue
             clicked = parse_filter(store, parse_qsl(value.toggle_url.partition("?")[2]))
             assert list_incidents(store, clicked, lang="en").total == value.count
+            if value.widens:
+                assert value.added == value.count - page.total >= 0
+
+
+@pytest.mark.parametrize("query", FILTERS[-6:])
+def test_exclude_links_open_the_count_they_promise(store: Store, query: str) -> None:
+    from urllib.parse import parse_qsl
+
+    filters = parse_filter(store, parse_qsl(query))
+    page = list_incidents(store, filters, lang="en")
+    checked = 0
+    for kind in DIMENSIONS:
+        for value in page.facets[kind].values:
+            if not value.exclude_url or not (value.count or value.selected):
+                continue
+            target = parse_filter(store, parse_qsl(value.exclude_url.partition("?")[2]))
+            assert list_incidents(store, target, lang="en").total == value.excluded_count
+            assert f"-{value.slug}" in target.values(kind) or value.state == "none"
+            checked += 1
+    assert checked > 10
 
 
 def test_pages_cover_every_result_exactly_once(store: Store) -> None:

@@ -17,6 +17,7 @@ from app.api_models import (
     PageLinks,
     PatternOut,
     PatternRef,
+    Review,
     Source,
     TagTerms,
     TaxonomyOut,
@@ -155,6 +156,8 @@ def read_incident(incident_id: str, request: Request, store: StoreDep) -> Incide
             **{dim: [_term_ref(term, base) for term in detail.card.tags[dim]] for dim in DIMENSIONS}
         ),
         sources=[Source(**source) for source in detail.sources],
+        duration=detail.card.duration,
+        review=Review(**detail.review) if detail.review else None,
         patterns=[_pattern_ref(store, p.slug, base) for p in detail.patterns],
         related=[card.slug for card in detail.related],
         url=absolute(base, f"/incidents/{detail.card.slug}"),

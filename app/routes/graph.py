@@ -101,7 +101,8 @@ def parse_params(pairs: list[tuple[str, str]]) -> tuple[GraphParams, list[Ignore
 
 # -- computing the graph from the store --------------------------------------------------------
 def linker(filters: Filter) -> g.Linker:
-    """Node and edge links: the list narrowed to those values, keeping the current filters."""
+    """Node and edge links: the current list AND those values (`+slug` where the dimension
+    already has a selection), so each link opens exactly the incidents its number counts."""
     base = graph_filter(filters)
 
     def link(values: Sequence[tuple[str, str]]) -> str:
@@ -109,8 +110,7 @@ def linker(filters: Filter) -> g.Linker:
         for kind, slug in values:
             if kind == "incident":
                 return incident_url(slug, filters.lang)
-            if slug not in target.values(kind):
-                target = target.toggled(kind, slug)
+            target = target.narrowed(kind, slug)
         return target.url()
 
     return link
