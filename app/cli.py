@@ -1,6 +1,7 @@
 """incident-library: build, validate, serve, check. Thin commands over the importer and the app."""
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -43,6 +44,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"error: no database at {db}; run: incident-library build --db {db}", file=sys.stderr)
         return 2
     os.environ["IL_DATABASE_PATH"] = str(db)
+    if args.cors:
+        os.environ["IL_CORS_ORIGINS"] = json.dumps(args.cors)
     uvicorn.run(
         "app.main:create_app",
         factory=True,
@@ -76,6 +79,14 @@ def main(argv: list[str] | None = None) -> int:
     p_serve.add_argument("--port", type=int, default=8000)
     p_serve.add_argument(
         "--workers", type=int, default=os.cpu_count() or 1, help="processes (default: one per core)"
+    )
+    p_serve.add_argument(
+        "--cors",
+        nargs="?",
+        const="*",
+        action="append",
+        metavar="ORIGIN",
+        help="let browser pages on ORIGIN (default: any) read the API, feeds and exports",
     )
     p_serve.set_defaults(func=cmd_serve)
     sub.add_parser("check", help="check a Kubernetes snapshot or cluster (see check --help)")

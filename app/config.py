@@ -20,3 +20,6 @@ class Settings(BaseSettings):
     search_cache_size: int = 256
     page_cache_size: int = 256  # rendered list pages kept per process (about 120 KB each)
     max_check_upload_bytes: int = 5_000_000
+    # Origins allowed to read the API, feeds and exports from a browser (CORS); empty = off.
+    # IL_CORS_ORIGINS='["*"]' or `serve --cors` (any origin) turns it on.
+    cors_origins: list[str] = []

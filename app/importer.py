@@ -5,6 +5,8 @@ every file validated, so the previous database is untouched by a failed build an
 has it open keeps answering.
 """
 
+import datetime as dt
+import hashlib
 import json
 import multiprocessing
 import os
@@ -343,17 +345,28 @@ def _load(db: Path, data_dir: Path, taxonomy: TaxonomyFile, patterns: list[dict[
         vocabulary = Vocabulary.of(taxonomy, set(pattern_ids))
         problems: list[Problem] = []
         count = 0
+        # The content's identity: the same data gives the same id on every replica that builds
+        # it, so HTTP validators (ETag) agree across replicas and change only with the data.
+        content = hashlib.sha256(taxonomy.model_dump_json().encode())
+        content.update(json.dumps(patterns, sort_keys=True, ensure_ascii=False).encode())
         for incident in _checked(data_dir, vocabulary, problems):
             if not problems:  # after the first problem, keep validating but stop writing
                 _insert_incident(conn, incident, term_ids, pattern_ids)
+                content.update(repr((incident.row, incident.tags, incident.patterns)).encode())
             count += 1
         if problems:
             raise DataError(problems)
         parents = {t.slug: t.parent for t in taxonomy.component if t.parent}
         _rank_and_index(conn, parents)
-        conn.execute(
-            "INSERT INTO meta (key, value) VALUES ('incidents', ?), ('source', ?)",
-            (str(count), str(data_dir)),
+        built_at = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
+        conn.executemany(
+            "INSERT INTO meta (key, value) VALUES (?, ?)",
+            [
+                ("incidents", str(count)),
+                ("source", str(data_dir)),
+                ("content_id", content.hexdigest()[:32]),
+                ("built_at", built_at),
+            ],
         )
         conn.commit()
         conn.execute("ANALYZE")

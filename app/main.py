@@ -2,6 +2,7 @@
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from importlib.metadata import version
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -10,12 +11,16 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app import openapi
 from app.config import Settings
 from app.facets import FilterError
+from app.http_contract import ApiCors, HeadAsGet, Validators, allowed_methods
 from app.i18n import choose_lang
 from app.routes import api, checks, feeds, graph, pages, patterns
 from app.store import StoreHolder
 from app.templating import View, make_templates
+
+__version__ = version("incident-library")
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -74,16 +79,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "contributing factor, in English and Korean. Every list endpoint takes the same "
             "filters as the /incidents page."
         ),
-        version="0.1.0",
+        version=__version__,
     )
     app.state.settings = settings
     app.state.stores = stores
     app.state.templates = make_templates(settings.templates_dir)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(Validators, stores=stores, version=__version__)
+    if settings.cors_origins:
+        app.add_middleware(ApiCors, origins=settings.cors_origins)
+    app.add_middleware(HeadAsGet)
     app.mount("/static", StaticFiles(directory=settings.static_dir), name="static")
     for module in (pages, api, feeds, graph, patterns, checks):
         app.include_router(module.router)
     _install_error_pages(app)
+    openapi.install(app, stores)
     return app
 
 
@@ -125,7 +135,13 @@ def _install_error_pages(app: FastAPI) -> None:
         message = exc.detail if isinstance(exc.detail, str) else "error"
         if exc.status_code == 404 and message == "Not Found":
             message = f"Nothing here: {request.url.path}"
-        return _error(request, exc.status_code, message)
+        if exc.status_code == 405:
+            message = f"{request.method} is not allowed here"
+        response = _error(request, exc.status_code, message)
+        response.headers.update(exc.headers or {})
+        if exc.status_code == 405:  # RFC 9110: name every method the path answers
+            response.headers["Allow"] = allowed_methods(request)
+        return response
 
     @app.exception_handler(Exception)
     async def _server_error(request: Request, exc: Exception) -> Response:  # pragma: no cover

@@ -5,6 +5,7 @@ Every facet value's incidents are a bitset over `sort_rank` (bit 0 = newest), co
 ANDs and popcounts whatever the library's size. Rows are read from SQLite only for the page shown.
 """
 
+import datetime as dt
 import json
 import os
 import threading
@@ -53,6 +54,9 @@ class Store:
         with self.engine.connect() as conn:
             self.taxonomy = Taxonomy.load(conn)
             self.total = int(conn.execute(text("SELECT COUNT(*) FROM incident")).scalar_one())
+            self.meta: dict[str, str] = {
+                str(k): str(v) for k, v in conn.execute(text("SELECT key, value FROM meta"))
+            }
             self.bits: dict[tuple[str, str], int] = {}
             self.counts: dict[tuple[str, str], int] = {}
             for kind, key, count, blob in conn.execute(
@@ -103,6 +107,18 @@ class Store:
         self._lock = threading.Lock()
 
     # -- facts -----------------------------------------------------------------------------
+    @property
+    def content_id(self) -> str:
+        """The built data's identity (same data, same id, on every replica)."""
+        return str(self.meta.get("content_id") or f"{self.identity[0]}-{self.identity[1]}")
+
+    @property
+    def built_at(self) -> dt.datetime:
+        """When the database was built (UTC); the file's time for databases built before."""
+        if stamp := self.meta.get("built_at"):
+            return dt.datetime.fromisoformat(str(stamp))
+        return dt.datetime.fromtimestamp(self.identity[1] // 10**9, dt.UTC)
+
     def is_known(self, dimension: str, value: str) -> bool:
         if dimension == "org":
             return ("org", value) in self.counts

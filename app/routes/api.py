@@ -26,7 +26,7 @@ from app.api_models import (
 )
 from app.deps import FilterDep, SettingsDep, StoreDep
 from app.exports import absolute, iter_rows, summary_item
-from app.facets import Filter, FilterError
+from app.facets import KEYS, Filter, FilterError
 from app.incidents import FACET_KINDS, Facet
 from app.schema import DIMENSIONS
 from app.store import Store
@@ -45,7 +45,11 @@ NOT_FOUND: dict[int | str, dict[str, Any]] = {
 }
 
 
+ACCEPTED = frozenset((*KEYS, "view", "limit", "min"))
+
+
 def strict_filter(
+    request: Request,
     filters: FilterDep,
     q: Annotated[str | None, Query(description="Search text (English or Korean).")] = None,
     cause: Annotated[list[str] | None, Query(description="Cause slugs (any of them).")] = None,
@@ -69,7 +73,18 @@ def strict_filter(
     if filters.ignored:
         first = filters.ignored[0]
         raise FilterError(first.parameter, first.reason.removesuffix(" ignored"))
+    reject_empty_values(request)
     return filters
+
+
+def reject_empty_values(request: Request) -> None:
+    """The API names a parameter only to give it a value: `cause=` is a 400, not ignored.
+
+    :raises FilterError: for the first parameter (other than q) sent without a value.
+    """
+    for key, value in request.query_params.multi_items():
+        if key != "q" and key in ACCEPTED and not value.strip():
+            raise FilterError(key, "empty value (leave the parameter out instead)")
 
 
 StrictFilterDep = Annotated[Filter, Depends(strict_filter)]

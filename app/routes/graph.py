@@ -18,6 +18,7 @@ from app.deps import FilterDep, StoreDep, TemplatesDep
 from app.facets import Filter, Ignored, encode_query
 from app.i18n import choose_lang, translate
 from app.incidents import Chip, ordered_ranks, result_bits
+from app.routes.api import StrictFilterDep
 from app.routes.pages import canonical_redirect, make_view
 from app.schema import DIMENSIONS
 from app.store import Store
@@ -257,7 +258,7 @@ def _bad_request(ignored: Ignored) -> JSONResponse:
 def read_graph(
     request: Request,
     store: StoreDep,
-    filters: FilterDep,
+    filters: StrictFilterDep,
     view: Annotated[ViewName, Query(description="Which two kinds to join")] = "cause-component",
     limit: Annotated[
         str, Query(description="Nodes per side (1-500), or 'all'", pattern=r"^(all|\d{1,6})$")
