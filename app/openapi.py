@@ -95,6 +95,7 @@ DESCRIPTIONS = {
 def describe(schema: dict[str, Any], store: Store | None) -> dict[str, Any]:
     """The schema with every query parameter's enum and bounds, and the error body on 4xx."""
     makers = parameter_schemas(store)
+    examples = _examples(store)
     for path_item in schema.get("paths", {}).values():
         for operation in path_item.values():
             for parameter in operation.get("parameters", []):
@@ -102,6 +103,8 @@ def describe(schema: dict[str, Any], store: Store | None) -> dict[str, Any]:
                 if parameter.get("in") != "query" or name not in makers:
                     continue
                 parameter["schema"] = makers[name]()
+                if name in examples:
+                    parameter["example"] = examples[name]
                 if name in DIMENSIONS:
                     parameter["style"], parameter["explode"] = "form", True
                     parameter["description"] = DESCRIPTIONS["cause"].replace("Cause", name)
@@ -109,6 +112,20 @@ def describe(schema: dict[str, Any], store: Store | None) -> dict[str, Any]:
                     parameter["description"] = DESCRIPTIONS[name]
             _document_errors(operation)
     return schema
+
+
+def _examples(store: Store | None) -> dict[str, Any]:
+    """Examples that work on this library: its most used value of each dimension."""
+    if store is None:
+        return {}
+    found: dict[str, Any] = {"q": "etcd", "sort": "recent", "lang": "ko"}
+    for dim in DIMENSIONS:
+        used = [t.slug for t in store.taxonomy.terms[dim] if store.counts.get((dim, t.slug))]
+        if used:
+            found[dim] = [max(used, key=lambda s: store.counts.get((dim, s), 0))]
+    if store.years:
+        found["from"], found["to"] = store.years[0], store.years[-1]
+    return found
 
 
 def _document_errors(operation: dict[str, Any]) -> None:

@@ -178,3 +178,23 @@ def test_empty_parameters_are_a_400_in_the_api_and_ignored_on_pages(client: Test
 def _params(schema: dict[str, object], path: str) -> dict[str, dict[str, object]]:
     operation = schema["paths"][path]["get"]  # type: ignore[index]
     return {p["name"]: p for p in operation["parameters"]}
+
+
+def test_the_schema_examples_work(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    tried = 0
+    for path, item in schema["paths"].items():
+        operation = item.get("get")
+        if not operation or "{" in path:
+            continue
+        pairs = []
+        for parameter in operation.get("parameters", []):
+            if "example" in parameter:
+                value = parameter["example"]
+                for one in value if isinstance(value, list) else [value]:
+                    pairs.append((parameter["name"], str(one)))
+        if pairs:
+            response = client.get(path, params=pairs)
+            assert response.status_code == 200, (path, pairs, response.text[:200])
+            tried += 1
+    assert tried >= 5
