@@ -69,9 +69,12 @@ class Review(BaseModel):
     """When the summary was last compared with its report, and how much of it was read."""
 
     checked: str = Field(description="YYYY-MM-DD", examples=["2026-12-01"])
-    read: Literal["full", "partial"]
+    read: Literal["full", "partial", "none"] = Field(
+        description="full: the whole report was read; partial: only `part` of it; none: it "
+        "could not be read for this check (`part` says why) and the text is unverified."
+    )
     part: Bilingual | None = Field(
-        default=None, description="With read=partial: which part of the report could be read."
+        default=None, description="Which part of the report could be read, or why none."
     )
 
 

@@ -212,6 +212,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{date}에 보고서와 대조했습니다. 보고서의 일부만 읽을 수 있었습니다: {part}.",
     ),
     "review.none": ("Not yet checked against the report.", "아직 보고서와 대조하지 않았습니다."),
+    "review.unread": (
+        "Not re-checked against the report ({date}): {part}.",
+        "보고서와 다시 대조하지 못했습니다({date}): {part}.",
+    ),
     "source.copy": ("copy", "사본"),
 }
 

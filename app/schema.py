@@ -93,10 +93,12 @@ class Source(Strict):
 
 class Review(Strict):
     """When the summary was last compared, sentence by sentence, with its report, and how much
-    of the report could be read: `full`, or `partial` with `part` saying which part."""
+    of the report could be read: `full`; `partial` with `part` saying which part; or `none`
+    with `part` saying why the report could not be read for this check (the text then stands
+    as an earlier reading left it, and the page says so)."""
 
     checked: dt.date
-    read: Literal["full", "partial"]
+    read: Literal["full", "partial", "none"]
     part: Prose | None = None
 
     @field_validator("checked", mode="before")
@@ -109,6 +111,8 @@ class Review(Strict):
     def model_post_init(self, _context: Any) -> None:
         if self.read == "partial" and self.part is None:
             raise ValueError("a partial reading needs `part`: which part of the report was read")
+        if self.read == "none" and self.part is None:
+            raise ValueError("read: none needs `part`: why the report could not be read")
         if self.read == "full" and self.part is not None:
             raise ValueError("`part` is only for read: partial")
 

@@ -1,6 +1,7 @@
 """HTTP tests of the pages: canonical URLs, notices, paging, htmx partials, languages, safety."""
 
 import re
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -216,3 +217,24 @@ def test_list_links_every_graph_view_with_the_same_filters(client: TestClient) -
     assert 'href="/graph?cause=capacity-limit&amp;view=incident"' in html
     ko = client.get("/incidents?cause=capacity-limit&lang=ko").text
     assert "원인 → 구성 요소" in ko
+
+
+def test_the_incident_page_says_how_it_was_checked_in_both_languages(
+    client: TestClient, data_dir: Path
+) -> None:
+    import yaml
+
+    seen = set()
+    for path in sorted((data_dir / "incidents").glob("IL-*.yaml")):
+        review = yaml.safe_load(path.read_text()).get("review")
+        if not review or review["read"] in seen:
+            continue
+        seen.add(review["read"])
+        for lang, words in (("en", "Checked against the report on"), ("ko", "보고서와 대조")):
+            page = client.get(f"/incidents/{path.stem}?lang={lang}").text
+            if review["read"] == "none":
+                words = "Not re-checked" if lang == "en" else "다시 대조하지 못했습니다"
+            assert words in page, (path.stem, lang)
+            if review["read"] != "full":
+                assert review["part"][lang].split(";")[0][:20] in page.replace("&#39;", "'")
+    assert {"full", "partial"} <= seen
