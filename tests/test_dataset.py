@@ -177,3 +177,12 @@ def test_every_pattern_is_grounded_in_an_incident(store: Store) -> None:
     assert len(store.patterns) >= 15
     for pattern in store.patterns:
         assert store.counts.get(("pattern", pattern.slug), 0) >= 1, pattern.slug
+
+
+def test_every_incident_says_how_it_was_checked_against_its_report(
+    incidents: dict[str, IncidentFile],
+) -> None:
+    unchecked = sorted(i for i, incident in incidents.items() if incident.review is None)
+    assert not unchecked, f"no review block: {unchecked}"
+    unread = sorted(i for i, incident in incidents.items() if incident.review.read == "none")  # type: ignore[union-attr]
+    assert len(unread) <= len(incidents) // 20, f"too many unverified incidents: {unread}"
