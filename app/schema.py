@@ -74,7 +74,8 @@ class Tags(Strict):
     cause: list[Slug] = Field(min_length=1)
     component: list[Slug] = Field(min_length=1)
     symptom: list[Slug] = Field(min_length=1)
-    factor: list[Slug] = Field(min_length=1)
+    # A report may name no contributing factor; an empty list beats a guessed one.
+    factor: list[Slug] = Field(min_length=0)
 
 
 class Source(Strict):
