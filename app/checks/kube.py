@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from app.checks.quantity import parse_quantity
@@ -84,12 +84,14 @@ def dig(obj: Any, *keys: str) -> Any:
 
 
 def timestamp(value: object) -> datetime | None:
+    """An RFC 3339 time as an aware datetime; one written without a zone is taken as UTC."""
     if not isinstance(value, str):
         return None
     try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+        when = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 # --- workloads and pod templates -------------------------------------------------------------

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from app.checks import CHECKS, Gap
-from app.checks.registry import NotEvaluable, ObjectRef
+from app.checks.registry import SCOPES, NotEvaluable, ObjectRef
 from app.checks.snapshot import Obj
 
 from .factories import (
@@ -47,7 +47,7 @@ ANTI_AFFINITY = {
                     "weight": 100,
                     "podAffinityTerm": {
                         "topologyKey": "topology.kubernetes.io/zone",
-                        "labelSelector": {"matchLabels": {"app.kubernetes.io/name": "web"}},
+                        "labelSelector": {"matchLabels": {"app.kubernetes.io/name": "api"}},
                     },
                 }
             ]
@@ -1285,7 +1285,8 @@ def test_check_finds_the_gap(key: tuple[str, str]) -> None:
     gaps = run(key, CASES[key][0]())
     assert gaps, f"{key} found nothing"
     for gap in gaps:
-        assert gap.objects and gap.why.en and gap.why.ko
+        assert gap.why.en and gap.why.ko
+        assert gap.objects if gap.scope == "objects" else gap.scope in SCOPES
         assert all(isinstance(item, ObjectRef) for item in gap.objects)
 
 

@@ -6,7 +6,7 @@ import re
 
 from app.checks import kube
 from app.checks.quantity import MIB, format_bytes
-from app.checks.registry import Gap, NotEvaluable, ObjectRef, Text, check
+from app.checks.registry import Gap, NotEvaluable, Text, check
 from app.checks.snapshot import Obj, Snapshot
 
 PATTERN = "cluster-dns-fragile"
@@ -31,7 +31,7 @@ def dns_deployments(snapshot: Snapshot) -> list[Obj]:
     return found
 
 
-@check(PATTERN, "dns-replicas", requires=("Deployment", "Pod"))
+@check(PATTERN, "dns-replicas", requires=("Deployment", "Pod"), optional=("PodDisruptionBudget",))
 def dns_replicas(snapshot: Snapshot) -> list[Gap]:
     gaps = []
     pdbs = snapshot.of("PodDisruptionBudget")
@@ -212,7 +212,7 @@ def nodelocal_dns(snapshot: Snapshot) -> list[Gap]:
         return []
     return [
         Gap(
-            (ObjectRef("Node", "", f"{nodes} nodes"),),
+            (),
             Text(
                 f"{nodes} nodes and no NodeLocal DNSCache DaemonSet: every lookup from every "
                 "node goes over the network to the cluster DNS pods (and conntrack), with no "
@@ -221,6 +221,7 @@ def nodelocal_dns(snapshot: Snapshot) -> list[Gap]:
                 "조회가 네트워크(와 conntrack)를 거쳐 클러스터 DNS 파드로 가고, 급증을 받아 줄 "
                 "노드별 캐시가 없다.",
             ),
+            scope="cluster",
         )
     ]
 

@@ -20,7 +20,8 @@ def is_ingress_controller(deployment: Obj) -> bool:
 @check(
     PATTERN,
     "ingress-controller-ha",
-    requires=("Deployment", "Pod", "HorizontalPodAutoscaler", "PodDisruptionBudget"),
+    requires=("Deployment",),
+    optional=("Pod", "HorizontalPodAutoscaler", "PodDisruptionBudget"),
 )
 def ingress_controller_ha(snapshot: Snapshot) -> list[Gap]:
     hpas, pdbs = snapshot.of("HorizontalPodAutoscaler"), snapshot.of("PodDisruptionBudget")
@@ -38,9 +39,9 @@ def ingress_controller_ha(snapshot: Snapshot) -> list[Gap]:
         found = []
         if replicas < MIN_REPLICAS:
             found.append((f"{replicas} replica(s)", f"복제본 {replicas}개"))
-        if not kube.targeted_by_hpa(deployment, hpas):
+        if snapshot.has("HorizontalPodAutoscaler") and not kube.targeted_by_hpa(deployment, hpas):
             found.append(("no HPA", "HPA 없음"))
-        if not kube.covered_by_pdb(deployment, pdbs):
+        if snapshot.has("PodDisruptionBudget") and not kube.covered_by_pdb(deployment, pdbs):
             found.append(("no PodDisruptionBudget", "PodDisruptionBudget 없음"))
         if len(nodes) == 1 and replicas > 1:
             found.append(("all ready pods on one node", "준비된 파드가 모두 한 노드에 있음"))
