@@ -145,30 +145,6 @@ def effective(spec: dict[str, Any], section: str, key: str) -> float:
     return max([total, *init]) + extra
 
 
-def desired_replicas(workload: Obj, hpas: tuple[Obj, ...] = ()) -> int:
-    """spec.replicas (default 1), raised to an HPA's minReplicas when one targets it."""
-    replicas = dig(workload, "spec", "replicas")
-    count = 1 if replicas is None else int(replicas)
-    for hpa in hpas:
-        target = dig(hpa, "spec", "scaleTargetRef") or {}
-        if (
-            namespace(hpa) == namespace(workload)
-            and target.get("kind") == workload.get("kind")
-            and target.get("name") == name(workload)
-        ):
-            count = max(count, int(dig(hpa, "spec", "minReplicas") or 1))
-    return count
-
-
-def targeted_by_hpa(workload: Obj, hpas: tuple[Obj, ...]) -> bool:
-    return any(
-        namespace(hpa) == namespace(workload)
-        and dig(hpa, "spec", "scaleTargetRef", "kind") == workload.get("kind")
-        and dig(hpa, "spec", "scaleTargetRef", "name") == name(workload)
-        for hpa in hpas
-    )
-
-
 def selector_matches(selector: dict[str, Any] | None, target: dict[str, str]) -> bool:
     """A LabelSelector (matchLabels + matchExpressions) against a label map."""
     if not selector:
@@ -191,16 +167,6 @@ def _expression_matches(expression: dict[str, Any], target: dict[str, str]) -> b
     if operator == "DoesNotExist":
         return key not in target
     return False
-
-
-def covered_by_pdb(workload: Obj, pdbs: tuple[Obj, ...]) -> bool:
-    """Whether some PDB in the workload's namespace selects its pods."""
-    pod_labels = template_labels(workload)
-    return any(
-        namespace(pdb) == namespace(workload)
-        and selector_matches(dig(pdb, "spec", "selector"), pod_labels)
-        for pdb in pdbs
-    )
 
 
 # --- pods -----------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from app.checks import kube
+from app.checks.index import desired_replicas
 from app.checks.quantity import format_bytes, format_cpu
 from app.checks.registry import Gap, ObjectRef, Text, check
 from app.checks.scheduling import can_host
@@ -49,7 +50,7 @@ def replica_cannot_fit(snapshot: Snapshot) -> list[Gap]:
     for workload in kube.workloads(snapshot, "Deployment", "StatefulSet"):
         spec = kube.pod_spec(workload)
         need = {key: kube.effective(spec, "requests", key) for key in RESOURCES}
-        if kube.desired_replicas(workload) < 1 or not any(need.values()):
+        if desired_replicas(workload) < 1 or not any(need.values()):
             continue
         fits = any(
             can_host(spec, node)

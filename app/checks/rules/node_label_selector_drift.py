@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.checks import kube
+from app.checks.index import pods_of
 from app.checks.registry import Gap, Text, check
 from app.checks.scheduling import node_matches, required_terms, requirement_matches, tolerates
 from app.checks.snapshot import Obj, Snapshot
@@ -130,7 +131,6 @@ def _tolerated(spec: dict[str, Any], node: Obj) -> bool:
 @check(PATTERN, "critical-ds-gaps", requires=("DaemonSet", "Node"), optional=("Pod",))
 def critical_ds_gaps(snapshot: Snapshot) -> list[Gap]:
     schedulable = [node for node in snapshot.of("Node") if kube.node_schedulable(node)]
-    pods = snapshot.of("Pod")
     gaps = []
     for daemonset in snapshot.of("DaemonSet"):
         if not is_critical_agent(daemonset):
@@ -143,7 +143,7 @@ def critical_ds_gaps(snapshot: Snapshot) -> list[Gap]:
         )
         if scheduled >= len(eligible):
             continue
-        running = {kube.pod_node(p) for p in pods if kube.owner(p) == kube.ref(daemonset)}
+        running = {kube.pod_node(p) for p in pods_of(snapshot, kube.ref(daemonset))}
         missing = sorted(kube.name(n) for n in eligible if kube.name(n) not in running)
         named = ""
         if snapshot.has("Pod") and missing:

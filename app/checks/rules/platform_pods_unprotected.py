@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from app.checks import kube
+from app.checks.index import desired_replicas
 from app.checks.registry import Gap, ObjectRef, Text, check
 from app.checks.snapshot import Obj, Snapshot
 
@@ -106,7 +107,7 @@ def single_replica_platform(snapshot: Snapshot) -> list[Gap]:
                 "labels": kube.template_labels(deployment),
             },
         }
-        if not kube.is_platform_pod(template) or kube.desired_replicas(deployment) != 1:
+        if not kube.is_platform_pod(template) or desired_replicas(deployment) != 1:
             continue
         hub = kube.template_labels(deployment).get("component") == "hub"
         if hub:

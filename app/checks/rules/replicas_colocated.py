@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from app.checks import kube
+from app.checks.index import covered_by_pdb, desired_replicas, pods_of_pdb
 from app.checks.registry import Gap, ObjectRef, Text, check
 from app.checks.snapshot import Obj, Snapshot
 
@@ -48,10 +49,9 @@ def _own_namespace(term: dict[str, object], namespace: str) -> bool:
 
 def replicated(snapshot: Snapshot) -> list[tuple[Obj, int]]:
     """Deployments and StatefulSets that want two or more replicas (HPA minimum included)."""
-    hpas = snapshot.of("HorizontalPodAutoscaler")
     found = []
     for workload in kube.workloads(snapshot, "Deployment", "StatefulSet"):
-        replicas = kube.desired_replicas(workload, hpas)
+        replicas = desired_replicas(workload, snapshot)
         if replicas >= 2:
             found.append((workload, replicas))
     return found
@@ -167,10 +167,9 @@ def cpu_requests_missing(snapshot: Snapshot) -> list[Gap]:
     optional=("HorizontalPodAutoscaler",),
 )
 def pdb_missing(snapshot: Snapshot) -> list[Gap]:
-    pdbs = snapshot.of("PodDisruptionBudget")
     gaps = []
     for workload, replicas in replicated(snapshot):
-        if not kube.covered_by_pdb(workload, pdbs):
+        if not covered_by_pdb(workload, snapshot):
             gaps.append(
                 Gap(
                     (kube.ref(workload),),
@@ -185,25 +184,12 @@ def pdb_missing(snapshot: Snapshot) -> list[Gap]:
     return gaps
 
 
-def pdb_selects(pdb: Obj, pod: Obj) -> bool:
-    """policy/v1: an empty selector selects every pod of the namespace, a null one none."""
-    if kube.namespace(pdb) != kube.namespace(pod):
-        return False
-    selector = kube.dig(pdb, "spec", "selector")
-    if selector is None:
-        return False
-    if not selector.get("matchLabels") and not selector.get("matchExpressions"):
-        return True
-    return kube.selector_matches(selector, kube.labels(pod))
-
-
 @check(PATTERN, "pdb-blocks-drain", requires=("PodDisruptionBudget", "Pod"))
 def pdb_blocks_drain(snapshot: Snapshot) -> list[Gap]:
-    pods = kube.active_pods(snapshot)
     gaps = []
     for pdb in snapshot.of("PodDisruptionBudget"):
         status = pdb.get("status") or {}
-        matched = sum(1 for pod in pods if pdb_selects(pdb, pod))
+        matched = len(pods_of_pdb(snapshot, pdb))
         if matched == 0:
             gaps.append(
                 Gap(
