@@ -36,6 +36,14 @@ class Index:
         self.pdbs: dict[str, list[Obj]] = defaultdict(list)
         for pdb in snapshot.of("PodDisruptionBudget"):
             self.pdbs[kube.namespace(pdb)].append(pdb)
+        self.services: dict[str, list[Obj]] = defaultdict(list)
+        for service in snapshot.of("Service"):
+            self.services[kube.namespace(service)].append(service)
+        self.workloads: dict[str, list[Obj]] = defaultdict(list)
+        self.by_ref: dict[ObjectRef, Obj] = {}
+        for workload in kube.workloads(snapshot, "Deployment", "StatefulSet"):
+            self.workloads[kube.namespace(workload)].append(workload)
+            self.by_ref[kube.ref(workload)] = workload
 
     def select(self, namespace: str, selector: dict[str, Any]) -> list[Obj]:
         """Active pods of a namespace that a non-empty LabelSelector matches."""

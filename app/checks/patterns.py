@@ -84,6 +84,9 @@ class Check(BaseModel):
     command: str | None = None
     how_to_read: Localized | None = None
     fix: Localized
+    # Where a well-known checker (Polaris, kube-score, Popeye, kubescape) looks at the same
+    # thing: that we agree, or why we deliberately differ.
+    other_checkers: Localized | None = None
 
     @field_validator("command")
     @classmethod

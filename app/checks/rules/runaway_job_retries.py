@@ -248,3 +248,26 @@ def job_pods_unbounded(snapshot: Snapshot) -> list[Gap]:
             )
         )
     return gaps
+
+
+@check(PATTERN, "cronjob-no-starting-deadline", covers=("CronJob",))
+def cronjob_no_starting_deadline(snapshot: Snapshot) -> list[Gap]:
+    gaps = []
+    for cronjob in snapshot.of("CronJob"):
+        spec = cronjob.get("spec") or {}
+        if spec.get("suspend") or spec.get("startingDeadlineSeconds") is not None:
+            continue
+        gaps.append(
+            Gap(
+                (kube.ref(cronjob),),
+                Text(
+                    "no startingDeadlineSeconds: after the controller or the control plane has "
+                    "been down, missed runs are counted since the last run; past 100 missed "
+                    "schedules the CronJob is not started again until someone intervenes.",
+                    "startingDeadlineSeconds 가 없다. 컨트롤러나 컨트롤 플레인이 멈췄다 돌아오면 "
+                    "마지막 실행 이후 놓친 실행을 세고, 놓친 일정이 100번을 넘으면 누군가 손대기 "
+                    "전까지 이 CronJob 을 다시 시작하지 않는다.",
+                ),
+            )
+        )
+    return gaps
