@@ -155,7 +155,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "check.objects": ("Objects", "대상 오브젝트"),
     # checker page, issue 15 (app/routes/checks.py, templates/checks/detail.html)
     "check.paste_any": ("Paste the snapshot (JSON or YAML)", "스냅숏 붙여 넣기 (JSON 또는 YAML)"),
-    "check.empty": ("Paste or upload a snapshot first.", "먼저 스냅숏을 붙여 넣거나 파일을 올리세요."),
+    "check.empty": (
+        "Paste or upload a snapshot first.",
+        "먼저 스냅숏을 붙여 넣거나 파일을 올리세요.",
+    ),
     "check.too_large": (
         "The snapshot is larger than {mb} MB; check it with the command line instead.",
         "스냅숏이 {mb} MB 보다 큽니다. 명령줄 점검기로 점검하세요.",
@@ -168,9 +171,15 @@ STRINGS: dict[str, tuple[str, str]] = {
     "check.sum.evaluated": ("Checks evaluated", "평가한 점검"),
     "check.sum.passed": ("Evaluated without findings", "발견 없이 평가됨"),
     "check.sum.not_evaluable": ("Not evaluable (not a pass)", "판단 불가 (통과가 아님)"),
-    "check.sum.skipped_objects": ("Objects skipped or read with a caveat", "건너뛰었거나 주의해서 읽은 오브젝트"),
+    "check.sum.skipped_objects": (
+        "Objects skipped or read with a caveat",
+        "건너뛰었거나 주의해서 읽은 오브젝트",
+    ),
     "check.partial": ("Evaluated on part of the cluster", "클러스터 일부만 평가함"),
-    "check.warnings": ("Objects skipped or read with a caveat", "건너뛰었거나 주의해서 읽은 오브젝트"),
+    "check.warnings": (
+        "Objects skipped or read with a caveat",
+        "건너뛰었거나 주의해서 읽은 오브젝트",
+    ),
     "check.scope.cluster": ("The whole cluster", "클러스터 전체"),
     "check.scope.node-pool": ("Node pool", "노드 풀"),
     "check.scope.storage": ("Storage", "스토리지"),

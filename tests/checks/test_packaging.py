@@ -21,7 +21,7 @@ def test_every_package_under_app_is_listed_in_pyproject() -> None:
         ".".join(path.parent.relative_to(ROOT).parts)
         for path in (ROOT / "app").rglob("__init__.py")
     }
-    assert found | {"app.checks.library"} == set(config["packages"])
+    assert found | {"app.checks.library", "app.checks.library.incidents"} == set(config["packages"])
     assert config["package-dir"] == {"app.checks.library": "data"}
 
 
