@@ -90,6 +90,9 @@ def replicas_beside_hpa(snapshot: Snapshot) -> list[Gap]:
 )
 def hpa_max_beyond_nodes(snapshot: Snapshot) -> list[Gap]:
     nodes = snapshot.of("Node")
+    # Where a pod may go depends only on its placement fields: one scan of the nodes per
+    # distinct placement, not per HPA (linear in HPAs plus nodes times placements).
+    rooms: dict[str, dict[str, float]] = {}
     gaps = []
     for hpa in snapshot.of("HorizontalPodAutoscaler"):
         workload = index(snapshot).by_ref.get(target_ref(hpa))
@@ -97,11 +100,19 @@ def hpa_max_beyond_nodes(snapshot: Snapshot) -> list[Gap]:
         if workload is None or maximum < 2:
             continue
         spec = kube.pod_spec(workload)
+        placement = json.dumps(
+            [spec.get(k) for k in ("nodeSelector", "affinity", "tolerations")], sort_keys=True
+        )
+        if placement not in rooms:
+            hosts = [n for n in nodes if can_host(spec, n)]
+            rooms[placement] = {
+                k: sum(kube.allocatable(n, k) for n in hosts) for k in ("cpu", "memory")
+            }
         for key, show in (("cpu", format_cpu), ("memory", format_bytes)):
             need = kube.effective(spec, "requests", key)
             if need <= 0:
                 continue
-            room = sum(kube.allocatable(n, key) for n in nodes if can_host(spec, n))
+            room = rooms[placement][key]
             if maximum * need > room:
                 fits = int(room // need)
                 gaps.append(
