@@ -163,6 +163,36 @@ STRINGS: dict[str, tuple[str, str]] = {
     "check.none": ("No gap found in this snapshot.", "이 스냅숏에서는 틈을 찾지 못했습니다."),
     "check.not_evaluable": ("Not evaluable from this snapshot", "이 스냅숏으로는 판단할 수 없음"),
     "check.objects": ("Objects", "대상 오브젝트"),
+    # checker page, issue 15 (app/routes/checks.py, templates/checks/detail.html)
+    "check.paste_any": ("Paste the snapshot (JSON or YAML)", "스냅숏 붙여 넣기 (JSON 또는 YAML)"),
+    "check.empty": (
+        "Paste or upload a snapshot first.",
+        "먼저 스냅숏을 붙여 넣거나 파일을 올리세요.",
+    ),
+    "check.too_large": (
+        "The snapshot is larger than {mb} MB; check it with the command line instead.",
+        "스냅숏이 {mb} MB 보다 큽니다. 명령줄 점검기로 점검하세요.",
+    ),
+    "check.error": ("This snapshot cannot be used", "이 스냅숏은 쓸 수 없습니다"),
+    "check.summary": ("Summary", "요약"),
+    "check.sum.gaps": ("Gaps", "틈"),
+    "check.sum.checks_with_gaps": ("Checks with gaps", "틈이 있는 점검"),
+    "check.sum.info": ("Info findings", "참고"),
+    "check.sum.evaluated": ("Checks evaluated", "평가한 점검"),
+    "check.sum.passed": ("Evaluated without findings", "발견 없이 평가됨"),
+    "check.sum.not_evaluable": ("Not evaluable (not a pass)", "판단 불가 (통과가 아님)"),
+    "check.sum.skipped_objects": (
+        "Objects skipped or read with a caveat",
+        "건너뛰었거나 주의해서 읽은 오브젝트",
+    ),
+    "check.partial": ("Evaluated on part of the cluster", "클러스터 일부만 평가함"),
+    "check.warnings": (
+        "Objects skipped or read with a caveat",
+        "건너뛰었거나 주의해서 읽은 오브젝트",
+    ),
+    "check.scope.cluster": ("The whole cluster", "클러스터 전체"),
+    "check.scope.node-pool": ("Node pool", "노드 풀"),
+    "check.scope.storage": ("Storage", "스토리지"),
     # graph page (app/routes/graph.py)
     "graph.title": ("Graph: how causes lead to components", "그래프: 원인에서 구성 요소로"),
     "graph.intro": (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from app.checks.quantity import parse_quantity
@@ -84,12 +84,14 @@ def dig(obj: Any, *keys: str) -> Any:
 
 
 def timestamp(value: object) -> datetime | None:
+    """An RFC 3339 time as an aware datetime; one written without a zone is taken as UTC."""
     if not isinstance(value, str):
         return None
     try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+        when = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 # --- workloads and pod templates -------------------------------------------------------------
@@ -143,30 +145,6 @@ def effective(spec: dict[str, Any], section: str, key: str) -> float:
     return max([total, *init]) + extra
 
 
-def desired_replicas(workload: Obj, hpas: tuple[Obj, ...] = ()) -> int:
-    """spec.replicas (default 1), raised to an HPA's minReplicas when one targets it."""
-    replicas = dig(workload, "spec", "replicas")
-    count = 1 if replicas is None else int(replicas)
-    for hpa in hpas:
-        target = dig(hpa, "spec", "scaleTargetRef") or {}
-        if (
-            namespace(hpa) == namespace(workload)
-            and target.get("kind") == workload.get("kind")
-            and target.get("name") == name(workload)
-        ):
-            count = max(count, int(dig(hpa, "spec", "minReplicas") or 1))
-    return count
-
-
-def targeted_by_hpa(workload: Obj, hpas: tuple[Obj, ...]) -> bool:
-    return any(
-        namespace(hpa) == namespace(workload)
-        and dig(hpa, "spec", "scaleTargetRef", "kind") == workload.get("kind")
-        and dig(hpa, "spec", "scaleTargetRef", "name") == name(workload)
-        for hpa in hpas
-    )
-
-
 def selector_matches(selector: dict[str, Any] | None, target: dict[str, str]) -> bool:
     """A LabelSelector (matchLabels + matchExpressions) against a label map."""
     if not selector:
@@ -189,16 +167,6 @@ def _expression_matches(expression: dict[str, Any], target: dict[str, str]) -> b
     if operator == "DoesNotExist":
         return key not in target
     return False
-
-
-def covered_by_pdb(workload: Obj, pdbs: tuple[Obj, ...]) -> bool:
-    """Whether some PDB in the workload's namespace selects its pods."""
-    pod_labels = template_labels(workload)
-    return any(
-        namespace(pdb) == namespace(workload)
-        and selector_matches(dig(pdb, "spec", "selector"), pod_labels)
-        for pdb in pdbs
-    )
 
 
 # --- pods -----------------------------------------------------------------------------------

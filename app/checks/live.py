@@ -57,6 +57,7 @@ def _listers(client: Any, api_client: Any) -> dict[str, Lister]:
         "Node": core.list_node,
         "Pod": core.list_pod_for_all_namespaces,
         "Namespace": core.list_namespace,
+        "Service": core.list_service_for_all_namespaces,
         "PersistentVolumeClaim": core.list_persistent_volume_claim_for_all_namespaces,
         "PersistentVolume": core.list_persistent_volume,
         "ResourceQuota": core.list_resource_quota_for_all_namespaces,

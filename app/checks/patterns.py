@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.resources
 import json
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Literal
 
@@ -23,6 +25,26 @@ TAG_DIMENSIONS = ("cause", "component", "factor")
 # The C loader when PyYAML has it: patterns.yaml is large enough for the pure-Python one to show.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SLUG = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+# data/ ships inside the package under this name (pyproject.toml maps it), so the checker finds
+# its patterns from any directory and from a plain install. data/ stays the only copy.
+LIBRARY_PACKAGE = "app.checks.library"
+Data = Path | Traversable
+
+
+def library_data() -> Data:
+    """The patterns, taxonomy and incidents that ship with the package.
+
+    Read through importlib.resources from an installed package; in a source checkout (or an
+    editable install, whose finder cannot map a directory without __init__.py) it is the
+    repository's data/, found next to this package rather than from the working directory.
+    """
+    try:
+        found = importlib.resources.files(LIBRARY_PACKAGE)
+    except ModuleNotFoundError:
+        found = None
+    if found is not None and found.joinpath("patterns.yaml").is_file():
+        return found
+    return Path(__file__).resolve().parents[2] / "data"
 
 
 class PatternsError(Exception):
@@ -62,6 +84,9 @@ class Check(BaseModel):
     command: str | None = None
     how_to_read: Localized | None = None
     fix: Localized
+    # Where a well-known checker (Polaris, kube-score, Popeye, kubescape) looks at the same
+    # thing: that we agree, or why we deliberately differ.
+    other_checkers: Localized | None = None
 
     @field_validator("command")
     @classmethod
@@ -93,24 +118,24 @@ class Pattern(BaseModel):
         return next((item for item in self.checks if item.id == check_id), None)
 
 
-def load_patterns(data_dir: Path) -> list[Pattern]:
+def load_patterns(data_dir: Data) -> list[Pattern]:
     """Read data_dir/patterns.yaml; a missing file means no patterns.
 
     :raises PatternsError: naming the file, the pattern and the field that is wrong.
     """
-    path = Path(data_dir) / "patterns.yaml"
-    if not path.exists():
+    path = data_dir.joinpath("patterns.yaml")
+    if not path.is_file():
         return []
     raw = _read_yaml(path)
     if not isinstance(raw, list):
         raise PatternsError(f"{path}: expected a list of patterns at the top level")
-    terms = _taxonomy_terms(Path(data_dir))
+    terms = _taxonomy_terms(data_dir)
     patterns = [_parse_pattern(path, index, entry, terms) for index, entry in enumerate(raw)]
     _check_unique(path, patterns)
     return patterns
 
 
-def _read_yaml(path: Path) -> object:
+def _read_yaml(path: Data) -> object:
     try:
         return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
@@ -118,7 +143,7 @@ def _read_yaml(path: Path) -> object:
 
 
 def _parse_pattern(
-    path: Path, index: int, entry: object, terms: dict[str, set[str]] | None
+    path: Data, index: int, entry: object, terms: dict[str, set[str]] | None
 ) -> Pattern:
     label = f"pattern #{index + 1}"
     if isinstance(entry, dict) and isinstance(entry.get("slug"), str):
@@ -155,7 +180,7 @@ def _field_path(entry: object, loc: tuple[int | str, ...]) -> str:
     return ".".join(parts) or "(pattern)"
 
 
-def _check_unique(path: Path, patterns: list[Pattern]) -> None:
+def _check_unique(path: Data, patterns: list[Pattern]) -> None:
     slugs: set[str] = set()
     for pattern in patterns:
         if pattern.slug in slugs:
@@ -169,9 +194,9 @@ def _check_unique(path: Path, patterns: list[Pattern]) -> None:
                 )
 
 
-def _taxonomy_terms(data_dir: Path) -> dict[str, set[str]] | None:
-    path = data_dir / "taxonomy.yaml"
-    if not path.exists():
+def _taxonomy_terms(data_dir: Data) -> dict[str, set[str]] | None:
+    path = data_dir.joinpath("taxonomy.yaml")
+    if not path.is_file():
         return None
     raw = _read_yaml(path)
     if not isinstance(raw, dict):
@@ -187,13 +212,13 @@ def _taxonomy_terms(data_dir: Path) -> dict[str, set[str]] | None:
 Grounding = dict[str, tuple[str, ...]]
 
 
-def load_grounding(data_dir: Path) -> Grounding:
+def load_grounding(data_dir: Data) -> Grounding:
     """Pattern slug -> IDs of the incidents whose `patterns` field names it, sorted.
 
     :raises PatternsError: for an incident file that is not valid YAML or JSON Lines.
     """
     found: dict[str, set[str]] = {}
-    directory = Path(data_dir) / "incidents"
+    directory = data_dir.joinpath("incidents")
     if not directory.is_dir():
         return {}
     for incident in _incidents(directory):
@@ -206,19 +231,19 @@ def load_grounding(data_dir: Path) -> Grounding:
     return {slug: tuple(sorted(ids)) for slug, ids in sorted(found.items())}
 
 
-def _incidents(directory: Path) -> list[dict[str, object]]:
+def _incidents(directory: Data) -> list[dict[str, object]]:
     incidents: list[dict[str, object]] = []
-    for path in sorted(directory.iterdir()):
-        if path.suffix in (".yaml", ".yml"):
+    for path in sorted(directory.iterdir(), key=lambda item: item.name):
+        if path.name.endswith((".yaml", ".yml")):
             document = _read_yaml(path)
             if isinstance(document, dict):
                 incidents.append(document)
-        elif path.suffix == ".jsonl":
+        elif path.name.endswith(".jsonl"):
             incidents.extend(_read_jsonl(path))
     return incidents
 
 
-def _read_jsonl(path: Path) -> list[dict[str, object]]:
+def _read_jsonl(path: Data) -> list[dict[str, object]]:
     rows: list[dict[str, object]] = []
     try:
         lines = path.read_text(encoding="utf-8").splitlines()

@@ -48,15 +48,24 @@ def parse_quantity(value: str | int | float) -> float:
     return number * _SUFFIXES[match["suffix"] or ""]
 
 
+KIB = 2.0**10
+
+
 def format_bytes(value: float) -> str:
-    """Bytes as Mi or Gi, e.g. 1.5Gi, for the sentences in findings."""
+    """Bytes as Gi, Mi or Ki, e.g. 1.5Gi or 512Ki; below 1Ki as a plain byte count."""
     if value >= GIB:
         return f"{value / GIB:.3g}Gi"
-    return f"{value / MIB:.3g}Mi"
+    if value >= MIB:
+        return f"{value / MIB:.3g}Mi"
+    if value >= KIB:
+        return f"{value / KIB:.3g}Ki"
+    return f"{value:.3g} bytes"
 
 
 def format_cpu(value: float) -> str:
-    """Cores as millicores below one core, e.g. 250m or 2."""
+    """Cores as millicores below one core, e.g. 250m or 2; below 1m as a fraction of a core."""
+    if value < 0.001:
+        return f"{value:.3g}"
     if value < 1:
         return f"{round(value * 1000)}m"
     return f"{value:.3g}"

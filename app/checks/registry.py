@@ -6,6 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.checks.snapshot import Snapshot
+from app.checks.text import Text
+
+__all__ = ["CHECKS", "Gap", "NotEvaluable", "ObjectRef", "RegisteredCheck", "Text", "check"]
 
 
 @dataclass(frozen=True, order=True)
@@ -21,15 +24,9 @@ class ObjectRef:
         return f"{self.kind} {where}{self.name}"
 
 
-@dataclass(frozen=True)
-class Text:
-    """One sentence in English and Korean."""
-
-    en: str
-    ko: str
-
-    def get(self, lang: str) -> str:
-        return self.ko if lang == "ko" else self.en
+# What a finding is about when it is not a list of objects: the whole cluster, a node pool,
+# a storage source shared by many pods. `subject` names it ("pool-a", "nfs:10.0.0.5:/data").
+SCOPES = ("objects", "cluster", "node-pool", "storage")
 
 
 @dataclass(frozen=True)
@@ -39,6 +36,8 @@ class Gap:
     objects: tuple[ObjectRef, ...]
     why: Text
     severity: str | None = None
+    scope: str = "objects"
+    subject: str = ""
 
 
 class NotEvaluable(Exception):
@@ -54,30 +53,51 @@ CheckFn = Callable[[Snapshot], list[Gap]]
 
 @dataclass(frozen=True)
 class RegisteredCheck:
-    """A check function with the kinds it cannot do without."""
+    """A check function and the kinds it reads.
+
+    requires: every one must have been read, or the check is not evaluable (its answer would
+        be wrong without them). covers: the kinds it judges; at least one must have been read,
+        and those that were not are named ("StatefulSets not in the snapshot"). optional: kinds
+        that refine the answer; when absent the check still runs and says so.
+    """
 
     pattern: str
     check_id: str
     requires: tuple[str, ...]
     function: CheckFn = field(compare=False)
+    covers: tuple[str, ...] = ()
+    optional: tuple[str, ...] = ()
+
+    @property
+    def reads(self) -> tuple[str, ...]:
+        return self.requires + self.covers + self.optional
 
 
 CHECKS: dict[tuple[str, str], RegisteredCheck] = {}
 
 
 def check(
-    pattern: str, check_id: str, *, requires: tuple[str, ...]
+    pattern: str,
+    check_id: str,
+    *,
+    requires: tuple[str, ...] = (),
+    covers: tuple[str, ...] = (),
+    optional: tuple[str, ...] = (),
 ) -> Callable[[CheckFn], CheckFn]:
     """Register a check function for (pattern, check id); the function is returned unchanged.
 
-    :raises ValueError: if the pair is registered twice.
+    :raises ValueError: if the pair is registered twice, or reads no kind at all.
     """
 
     def register(function: CheckFn) -> CheckFn:
         key = (pattern, check_id)
         if key in CHECKS:
             raise ValueError(f"check {pattern}/{check_id} is registered twice")
-        CHECKS[key] = RegisteredCheck(pattern, check_id, requires, function)
+        if not requires and not covers:
+            raise ValueError(f"check {pattern}/{check_id} reads no kind")
+        CHECKS[key] = RegisteredCheck(
+            pattern, check_id, requires, function, covers=covers, optional=optional
+        )
         return function
 
     return register

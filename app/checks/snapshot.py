@@ -1,13 +1,24 @@
-"""A snapshot: the objects of a cluster read with `kubectl get`, grouped by kind."""
+"""A snapshot: the objects of one cluster read with `kubectl get`, grouped by kind.
+
+Input is what people have: `kubectl get -o json` or `-o yaml`, a typed <Kind>List, a mixed List,
+a single object, multi-document YAML or concatenated JSON, a directory of manifests, standard
+input. Each object is validated as it is read (app.checks.objects); a bad one is skipped with a
+warning naming the file, kind, namespace and name, and the rest is still checked.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import yaml
+
+from app.checks import objects
+from app.checks.text import Text
 
 Obj = dict[str, Any]
 
@@ -24,6 +35,7 @@ RESOURCES: tuple[Resource, ...] = (
     Resource("Node", "/api/v1/nodes"),
     Resource("Pod", "/api/v1/pods"),
     Resource("Namespace", "/api/v1/namespaces"),
+    Resource("Service", "/api/v1/services"),
     Resource("PersistentVolumeClaim", "/api/v1/persistentvolumeclaims"),
     Resource("PersistentVolume", "/api/v1/persistentvolumes"),
     Resource("ResourceQuota", "/api/v1/resourcequotas"),
@@ -59,17 +71,35 @@ SNAPSHOT_COMMAND = (
 
 # The same read as one mixed List; accepted too, but a kind with no objects looks unread.
 SNAPSHOT_LIST_COMMAND = (
-    "kubectl get nodes,pods,namespaces,pvc,pv,resourcequotas,limitranges,deployments,"
+    "kubectl get nodes,pods,namespaces,services,pvc,pv,resourcequotas,limitranges,deployments,"
     "statefulsets,daemonsets,jobs,cronjobs,storageclasses,poddisruptionbudgets,hpa,"
     "priorityclasses,validatingwebhookconfigurations,mutatingwebhookconfigurations -A -o json"
     " > snapshot.json && kubectl get configmaps -n kube-system -o json >> snapshot.json"
 )
 
 SECRET_MESSAGE = "the snapshot contains a Secret; remove secrets from the command"
+SECRET = Text(SECRET_MESSAGE, "스냅숏에 Secret 이 들어 있다. 명령에서 secrets 를 빼고 다시 만든다")
+MANIFEST_SUFFIXES = (".json", ".yaml", ".yml")
 
 
 class SnapshotError(Exception):
-    """Bad snapshot input; the message is one line meant for the user."""
+    """Input that cannot be used; the message is one line, in English and Korean."""
+
+    def __init__(self, message: Text | str) -> None:
+        self.text = message if isinstance(message, Text) else Text(message, message)
+        super().__init__(self.text.en)
+
+    def within(self, label: str) -> SnapshotError:
+        """The same error, prefixed with the file it came from."""
+        return SnapshotError(Text(f"{label}: {self.text.en}", f"{label}: {self.text.ko}"))
+
+
+@dataclass(frozen=True)
+class ReadWarning:
+    """An object that was skipped, or read with a caveat; `where` names file and object."""
+
+    where: str
+    problem: Text
 
 
 @dataclass(frozen=True)
@@ -78,6 +108,8 @@ class Snapshot:
 
     objects: Mapping[str, tuple[Obj, ...]]
     kinds: frozenset[str]
+    warnings: tuple[ReadWarning, ...] = ()
+    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def of(self, kind: str) -> tuple[Obj, ...]:
         """The objects of one kind (empty when none or not read)."""
@@ -92,13 +124,18 @@ class Snapshot:
         return [kind for kind in kinds if kind not in self.kinds]
 
 
-def load_snapshot(text: str | bytes) -> Snapshot:
-    """Parse one or more concatenated `List` / `<Kind>List` JSON documents.
+# --- entry points ---------------------------------------------------------------------------
 
-    :raises SnapshotError: for empty or malformed JSON, a document that is not a list, an item
-        without a kind, or any Secret.
+
+def load_snapshot(text: str | bytes, label: str = "") -> Snapshot:
+    """Parse one input (JSON or YAML, one or more documents); `label` names it in messages.
+
+    :raises SnapshotError: for input that is not JSON or YAML, holds no Kubernetes object,
+        holds a Secret, or mixes two clusters.
     """
-    return _build(_documents(_decode(text)))
+    reader = _Reader()
+    reader.add(label, text)
+    return reader.build()
 
 
 def snapshot_from_documents(documents: Iterable[object]) -> Snapshot:
@@ -106,64 +143,135 @@ def snapshot_from_documents(documents: Iterable[object]) -> Snapshot:
 
     :raises SnapshotError: as load_snapshot does.
     """
-    return _build([_check_list(document) for document in documents])
+    reader = _Reader()
+    for document in documents:
+        reader.add_document("the cluster", document, 1)
+    return reader.build()
 
 
 def load_snapshot_files(paths: Iterable[str | Path]) -> Snapshot:
-    """Read and merge snapshot files; "-" reads standard input.
+    """Read files, directories of manifests, or "-" (standard input) as one cluster's snapshot.
 
-    :raises SnapshotError: for an unreadable file or bad content (the message names the file).
+    :raises SnapshotError: for an unreadable file or bad content (the message names the file),
+        or inputs that come from different clusters.
     """
-    documents: list[Obj] = []
     paths = list(paths)
     if not paths:
-        raise SnapshotError("no snapshot file given")
+        raise SnapshotError(Text("no snapshot file given", "스냅숏 파일을 주지 않았다"))
+    reader = _Reader()
+    for label, raw in _inputs(paths):
+        reader.add(label, raw)
+    return reader.build()
+
+
+def _inputs(paths: list[str | Path]) -> Iterator[tuple[str, bytes]]:
     for path in paths:
-        raw = _read(path)
-        try:
-            documents.extend(_documents(_decode(raw)))
-        except SnapshotError as error:
-            raise SnapshotError(f"{_label(path)}: {error}") from None
-    return _build(documents)
+        if str(path) == "-":
+            yield "standard input", sys.stdin.buffer.read()
+            continue
+        path = Path(path)
+        if path.is_dir():
+            files = sorted(
+                p
+                for p in path.rglob("*")
+                if p.suffix in MANIFEST_SUFFIXES
+                and p.is_file()
+                and not any(part.startswith(".") for part in p.relative_to(path).parts)
+            )
+            if not files:
+                raise SnapshotError(
+                    Text(
+                        f"{path}: no .json, .yaml or .yml file in this directory",
+                        f"{path}: 디렉터리에 .json, .yaml, .yml 파일이 없다",
+                    )
+                )
+            for file in files:
+                yield str(file), _read(file)
+        else:
+            yield str(path), _read(path)
 
 
-def _label(path: str | Path) -> str:
-    return "standard input" if str(path) == "-" else str(path)
-
-
-def _read(path: str | Path) -> bytes:
-    if str(path) == "-":
-        return sys.stdin.buffer.read()
+def _read(path: Path) -> bytes:
     try:
-        return Path(path).read_bytes()
+        return path.read_bytes()
     except OSError as error:
-        raise SnapshotError(f"cannot read {path}: {error.strerror or error}") from None
+        reason = error.strerror or str(error)
+        raise SnapshotError(
+            Text(f"cannot read {path}: {reason}", f"{path} 을(를) 읽을 수 없다: {reason}")
+        ) from None
 
 
-def _decode(text: str | bytes) -> str:
-    if isinstance(text, bytes):
-        try:
-            return text.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise SnapshotError("the snapshot is not UTF-8 text") from None
-    return text
+# --- parsing --------------------------------------------------------------------------------
 
 
-def _documents(text: str) -> list[Obj]:
-    decoder = json.JSONDecoder()
-    documents: list[Obj] = []
-    position = _skip_space(text, 0)
-    if position == len(text):
-        raise SnapshotError("the snapshot is empty")
-    while position < len(text):
-        try:
-            document, position = decoder.raw_decode(text, position)
-        except json.JSONDecodeError as error:
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """Safe YAML that keeps timestamps as text, the way the API sends them."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def _decode(raw: str | bytes) -> str:
+    if isinstance(raw, str):
+        return raw
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise SnapshotError(
+            Text("the snapshot is not UTF-8 text", "스냅숏이 UTF-8 텍스트가 아니다")
+        ) from None
+
+
+def parse_documents(raw: str | bytes) -> list[object]:
+    """The documents of one input: a JSON stream, or else YAML (one or more documents).
+
+    :raises SnapshotError: for empty input, or input that is neither JSON nor YAML.
+    """
+    text = _decode(raw)
+    if not text.strip():
+        raise SnapshotError(Text("the snapshot is empty", "스냅숏이 비어 있다"))
+    try:
+        return _json_documents(text)
+    except json.JSONDecodeError as error:
+        json_error = error
+    except RecursionError:
+        raise _too_deep() from None
+    try:
+        return [doc for doc in yaml.load_all(text, Loader=_Loader) if doc is not None]
+    except RecursionError:
+        raise _too_deep() from None
+    except yaml.YAMLError as error:
+        if "nesting depth" in str(error):
+            raise _too_deep() from None
+        if text.lstrip()[:1] in ("{", "["):
+            where = f"line {json_error.lineno}, column {json_error.colno}: {json_error.msg}"
             raise SnapshotError(
-                f"the snapshot is not valid JSON (line {error.lineno}, column {error.colno}: "
-                f"{error.msg})"
+                Text(
+                    f"the snapshot is not valid JSON ({where})",
+                    f"스냅숏이 올바른 JSON 이 아니다 ({where})",
+                )
             ) from None
-        documents.append(_check_list(document))
+        mark = getattr(error, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        reason = getattr(error, "problem", None) or type(error).__name__
+        raise SnapshotError(
+            Text(
+                f"the snapshot is neither JSON nor YAML ({where}{reason})",
+                f"스냅숏이 JSON 도 YAML 도 아니다 ({where}{reason})",
+            )
+        ) from None
+
+
+def _json_documents(text: str) -> list[object]:
+    decoder = json.JSONDecoder()
+    documents: list[object] = []
+    position = _skip_space(text, 0)
+    while position < len(text):
+        document, position = decoder.raw_decode(text, position)
+        documents.append(document)
         position = _skip_space(text, position)
     return documents
 
@@ -174,46 +282,146 @@ def _skip_space(text: str, position: int) -> int:
     return position
 
 
-def _check_list(document: object) -> Obj:
-    if not isinstance(document, dict):
-        raise SnapshotError("the snapshot is not a Kubernetes List (expected a JSON object)")
-    kind = document.get("kind")
-    if kind in ("Secret", "SecretList"):
-        raise SnapshotError(SECRET_MESSAGE)
-    if not isinstance(kind, str) or not kind.endswith("List"):
-        raise SnapshotError(
-            f"the snapshot is not a Kubernetes List (kind is {kind!r}); use kubectl get ... -o json"
-        )
-    if not isinstance(document.get("items"), list):
-        raise SnapshotError(f"the {kind} has no items list")
-    return document
+def _too_deep() -> SnapshotError:
+    return SnapshotError(
+        Text("the snapshot is nested too deeply to read", "스냅숏의 중첩이 너무 깊어 읽을 수 없다")
+    )
 
 
-def _build(documents: list[Obj]) -> Snapshot:
-    seen: dict[str, dict[tuple[str, str], Obj]] = {}
-    kinds: set[str] = set()
-    for document in documents:
-        list_kind = str(document["kind"])
-        item_kind = None if list_kind == "List" else list_kind.removesuffix("List")
-        if item_kind:
-            kinds.add(item_kind)
-        for index, item in enumerate(document["items"]):
-            kind = _item_kind(item, item_kind, index)
-            kinds.add(kind)
-            metadata = item.get("metadata") or {}
-            key = (str(metadata.get("namespace") or ""), str(metadata.get("name") or index))
-            seen.setdefault(kind, {})[key] = item
-    objects = {kind: tuple(items.values()) for kind, items in seen.items()}
-    return Snapshot(objects=objects, kinds=frozenset(kinds))
+# --- collecting objects ---------------------------------------------------------------------
 
 
-def _item_kind(item: object, list_item_kind: str | None, index: int) -> str:
-    if not isinstance(item, dict):
-        raise SnapshotError(f"item {index} of the list is not an object")
-    kind = item.get("kind") or list_item_kind
-    if kind == "Secret":
-        raise SnapshotError(SECRET_MESSAGE)
-    if not isinstance(kind, str) or not kind:
-        raise SnapshotError(f"item {index} of the List has no kind")
-    item["kind"] = kind
-    return kind
+def describe(kind: str, item: Obj) -> str:
+    """`Deployment shop/web` for a warning; missing parts are left out."""
+    metadata = item.get("metadata")
+    metadata = metadata if isinstance(metadata, dict) else {}
+    namespace, name = metadata.get("namespace"), metadata.get("name")
+    where = f"{namespace}/" if isinstance(namespace, str) and namespace else ""
+    return f"{kind} {where}{name if isinstance(name, str) else '(no name)'}"
+
+
+@dataclass
+class _Seen:
+    item: Obj
+    label: str
+    uid: str | None
+
+
+class _Reader:
+    """Collects objects from several inputs, refusing Secrets and a second cluster."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, dict[tuple[str, str], _Seen]] = {}
+        self.kinds: set[str] = set()
+        self.warnings: list[ReadWarning] = []
+        self.documents = 0  # Lists and objects with a kind, even when skipped
+
+    def add(self, label: str, raw: str | bytes) -> None:
+        try:
+            documents = parse_documents(raw)
+        except SnapshotError as error:
+            raise (error.within(label) if label else error) from None
+        for number, document in enumerate(documents, start=1):
+            self.add_document(label or "input", document, number if len(documents) > 1 else 0)
+
+    def add_document(self, label: str, document: object, number: int) -> None:
+        where = f"{label} (document {number})" if number else label
+        if isinstance(document, list):  # a bare array of objects
+            for index, item in enumerate(document):
+                self.add_item(where, item, None, index)
+            return
+        if not isinstance(document, dict):
+            self.warn(where, Text("not a Kubernetes object", "쿠버네티스 오브젝트가 아니다"))
+            return
+        kind = document.get("kind")
+        if kind in ("Secret", "SecretList"):
+            raise SnapshotError(SECRET)
+        if isinstance(kind, str) and kind.endswith("List"):
+            items = document.get("items")
+            if not isinstance(items, list):
+                self.warn(
+                    where, Text(f"the {kind} has no items list", f"{kind} 에 items 목록이 없다")
+                )
+                return
+            self.documents += 1
+            item_kind = None if kind == "List" else kind.removesuffix("List")
+            if item_kind:
+                self.kinds.add(item_kind)
+            for index, item in enumerate(items):
+                self.add_item(where, item, item_kind, index)
+            return
+        self.add_item(where, document, None, None)
+
+    def add_item(self, where: str, item: object, list_kind: str | None, index: int | None) -> None:
+        at = f"{where}, item {index}" if index is not None else where
+        if not isinstance(item, dict):
+            self.warn(at, Text("not a Kubernetes object", "쿠버네티스 오브젝트가 아니다"))
+            return
+        kind = item.get("kind") or list_kind
+        if kind == "Secret":
+            raise SnapshotError(SECRET)
+        if not isinstance(kind, str) or not kind:
+            self.warn(at, Text("the object has no kind", "오브젝트에 kind 가 없다"))
+            return
+        item["kind"] = kind
+        self.documents += 1
+        problem = objects.problem(kind, item)
+        if problem is not None:
+            self.warn(
+                f"{where}: {describe(kind, item)}",
+                Text(f"skipped, {problem}", f"건너뛰었다. {problem}"),
+            )
+            return
+        self.kinds.add(kind)
+        metadata = item.get("metadata") or {}
+        namespace, name = str(metadata.get("namespace") or ""), metadata.get("name")
+        key = (namespace, str(name) if name else f"(unnamed {len(self.seen.get(kind, {}))})")
+        uid = metadata.get("uid")
+        earlier = self.seen.setdefault(kind, {}).get(key)
+        if earlier is not None:
+            self._same_cluster(kind, key, earlier, where, uid)
+        self.seen[kind][key] = _Seen(item, where, uid)
+
+    def _same_cluster(
+        self, kind: str, key: tuple[str, str], earlier: _Seen, where: str, uid: str | None
+    ) -> None:
+        if uid and earlier.uid and uid != earlier.uid:
+            shown = f"{kind} {key[0] + '/' if key[0] else ''}{key[1]}"
+            raise SnapshotError(
+                Text(
+                    f"{earlier.label} and {where} come from different clusters ({shown} has two "
+                    "uids); check one cluster at a time",
+                    f"{earlier.label} 와 {where} 는 서로 다른 클러스터의 것이다 ({shown} 의 uid 가 "
+                    "둘이다). 클러스터를 하나씩 점검한다",
+                )
+            )
+        if not uid and earlier.label != where:
+            self.warn(
+                f"{where}: {describe(kind, earlier.item)}",
+                Text(
+                    f"also in {earlier.label}; the later one is used",
+                    f"{earlier.label} 에도 있어 나중 것을 쓴다",
+                ),
+            )
+
+    def warn(self, where: str, problem: Text) -> None:
+        self.warnings.append(ReadWarning(where, problem))
+
+    def build(self) -> Snapshot:
+        if not self.documents:
+            first = self.warnings[0] if self.warnings else None
+            reason = f" ({first.where}: {first.problem.en})" if first else ""
+            reason_ko = f" ({first.where}: {first.problem.ko})" if first else ""
+            raise SnapshotError(
+                Text(
+                    "no Kubernetes object or List in the input; use kubectl get ... -o json "
+                    f"(or -o yaml){reason}",
+                    "입력에 쿠버네티스 오브젝트나 List 가 없다. kubectl get ... -o json "
+                    f"(또는 -o yaml)로 만든다{reason_ko}",
+                )
+            )
+        objects_by_kind = {
+            kind: tuple(entry.item for entry in entries.values())
+            for kind, entries in self.seen.items()
+        }
+        return Snapshot(objects_by_kind, frozenset(self.kinds), tuple(self.warnings))

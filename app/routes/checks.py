@@ -10,11 +10,15 @@ from app.checks.patterns import Pattern
 from app.checks.snapshot import SNAPSHOT_COMMAND, SnapshotError, load_snapshot
 from app.deps import FilterDep, SettingsDep, StoreDep, TemplatesDep
 from app.facets import Filter
+from app.i18n import translate
 from app.routes.pages import make_view
 from app.store import Store
 from app.templating import View, render
 
 router = APIRouter()
+# The paste is shown again with its error; past this size only the error is (the box would
+# carry megabytes back to the browser for nothing).
+MAX_ECHO_CHARS = 200_000
 
 
 def _page(
@@ -24,13 +28,19 @@ def _page(
     *,
     report: dict[str, object] | None = None,
     error: str = "",
+    snapshot_text: str = "",
     status_code: int = 200,
 ) -> Response:
     return render(
         request,
         templates,
         "checks/detail.html",
-        {"report": report, "error": error, "snapshot_command": SNAPSHOT_COMMAND},
+        {
+            "report": report,
+            "error": error,
+            "snapshot_text": snapshot_text if len(snapshot_text) <= MAX_ECHO_CHARS else "",
+            "snapshot_command": SNAPSHOT_COMMAND,
+        },
         view=view,
         status_code=status_code,
     )
@@ -47,7 +57,7 @@ def grounding(store: Store) -> dict[str, tuple[str, ...]]:
 
 @router.get("/check", response_class=HTMLResponse, include_in_schema=False)
 def show_checker(request: Request, templates: TemplatesDep, filters: FilterDep) -> Response:
-    """The form: paste or upload the JSON of a read-only kubectl snapshot."""
+    """The form: paste or upload the JSON or YAML of a read-only kubectl snapshot."""
     view = make_view(request, Filter(lang=filters.lang), "/check")
     return _page(request, templates, view)
 
@@ -64,21 +74,28 @@ async def check_snapshot(
 ) -> Response:
     """Run every check over the snapshot in memory and show the findings."""
     view = make_view(request, Filter(lang=filters.lang), "/check")
+    lang = view.lang
     limit = settings.max_check_upload_bytes
     data: bytes = snapshot.encode("utf-8")
     if upload is not None and upload.filename:
         data = await upload.read(limit + 1)
     if not data.strip():
-        return _page(
-            request, templates, view, error="Paste or upload a snapshot first.", status_code=400
-        )
+        error = translate("check.empty", lang)
+        return _page(request, templates, view, error=error, status_code=400)
     if len(data) > limit:
-        message = f"The snapshot is larger than {limit // 1_000_000} MB; check it with the CLI."
-        return _page(request, templates, view, error=message, status_code=413)
+        error = translate("check.too_large", lang, mb=limit // 1_000_000)
+        return _page(request, templates, view, error=error, status_code=413)
     try:
-        loaded = load_snapshot(data)
+        loaded = load_snapshot(data, upload.filename if upload and upload.filename else "")
     except SnapshotError as exc:
-        return _page(request, templates, view, error=str(exc), status_code=400)
+        return _page(
+            request,
+            templates,
+            view,
+            error=exc.text.get(lang),
+            snapshot_text=snapshot,
+            status_code=400,
+        )
     patterns = [Pattern.model_validate(p.data) for p in store.patterns]
     report = run_checks(loaded, patterns, grounding(store))
-    return _page(request, templates, view, report=report_dict(report))
+    return _page(request, templates, view, report=report_dict(report), snapshot_text=snapshot)

@@ -293,6 +293,7 @@ def cronjob(
     backoff_limit: int = 6,
     restart_policy: str = "Never",
     deadline: int | None = None,
+    starting_deadline: int | None = None,
 ) -> Obj:
     job_spec: dict[str, Any] = {
         "backoffLimit": backoff_limit,
@@ -309,6 +310,8 @@ def cronjob(
     }
     if concurrency:
         spec["concurrencyPolicy"] = concurrency
+    if starting_deadline is not None:
+        spec["startingDeadlineSeconds"] = starting_deadline
     return {
         "apiVersion": "batch/v1",
         "kind": "CronJob",
@@ -334,7 +337,9 @@ def pdb(name: str, match_labels: dict[str, str], namespace: str = "default") -> 
     )
 
 
-def hpa(name: str, target: str, minimum: int = 2, namespace: str = "default") -> Obj:
+def hpa(
+    name: str, target: str, minimum: int = 2, namespace: str = "default", maximum: int = 10
+) -> Obj:
     return simple(
         "HorizontalPodAutoscaler",
         name,
@@ -343,7 +348,7 @@ def hpa(name: str, target: str, minimum: int = 2, namespace: str = "default") ->
         spec={
             "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": target},
             "minReplicas": minimum,
-            "maxReplicas": 10,
+            "maxReplicas": maximum,
         },
     )
 

@@ -68,6 +68,7 @@ def platform(well: bool) -> list[Obj]:
         "kube-proxy",
         "registry.k8s.io/kube-proxy:v1.30.4" if well else "registry.k8s.io/kube-proxy:latest",
         requests={"cpu": "100m", "memory": "64Mi"},
+        limits={"memory": "256Mi"} if well else None,
     )
     objects = [
         simple("Namespace", "kube-system"),
@@ -165,7 +166,13 @@ def batch(well: bool) -> list[Obj]:
     objects = [simple("Namespace", "batch")]
     if well:
         objects += [
-            cronjob("nightly-report", schedule="0 2 * * *", concurrency="Forbid", deadline=3600),
+            cronjob(
+                "nightly-report",
+                schedule="0 2 * * *",
+                concurrency="Forbid",
+                deadline=3600,
+                starting_deadline=600,
+            ),
             simple(
                 "ResourceQuota",
                 "batch",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -13,9 +15,11 @@ from app.checks import run_checks
 from app.checks.cli import main
 from app.checks.output import format_json, format_text
 from app.checks.patterns import load_grounding, load_patterns
-from app.checks.snapshot import load_snapshot_files
+from app.checks.snapshot import SNAPSHOT_COMMAND, load_snapshot_files
+from app.config import ROOT
 
 from .conftest import SNAPSHOTS
+from .factories import deployment, job, node, pod
 
 GAPS = str(SNAPSHOTS / "cluster-with-gaps.json")
 WELL = str(SNAPSHOTS / "cluster-well-configured.json")
@@ -42,9 +46,12 @@ def test_cluster_with_gaps_exits_1_and_lists_them(
 def test_well_configured_cluster_exits_0(
     capsys: pytest.CaptureFixture[str], data_dir: Path
 ) -> None:
-    code, out, _ = check(capsys, "--snapshot", WELL, "--data", str(data_dir))
-    assert code == 0
-    assert "No gap found" in out
+    code, out, err = check(capsys, "--snapshot", WELL, "--data", str(data_dir))
+    assert (code, err) == (0, "")
+    assert (
+        "Result: no gap found in the " in out
+        and "checks that could be evaluated (exit code 0)" in out
+    )
 
 
 def test_json_report_has_findings_with_objects_fix_and_incidents(
@@ -57,8 +64,11 @@ def test_json_report_has_findings_with_objects_fix_and_incidents(
     assert {f["objects"][0]["name"] for f in retries} == {"reindex", "sync-search"}
     first = retries[0]
     assert set(first) == {
-        "pattern", "check", "severity", "title", "objects", "why", "fix", "incidents",
+        "pattern", "check", "severity", "title", "scope", "subject", "objects", "why", "fix",
+        "incidents",
     }  # fmt: skip
+    assert (first["scope"], first["subject"]) == ("objects", "")
+    assert (report["verdict"], report["exit_code"]) == ("gaps", 1)
     assert first["incidents"] == ["IL-0036"] and first["severity"] == "high"
     assert first["objects"][0] == {"kind": "CronJob", "namespace": "batch", "name": "sync-search"}
     gaps = [f for f in report["findings"] if f["severity"] != "info"]
@@ -101,7 +111,8 @@ def test_standard_input_is_read_with_dash(
     ("content", "message"),
     [
         ("{", "the snapshot is not valid JSON"),
-        ('{"kind": "Deployment"}', "is not a Kubernetes List"),
+        ("[1, 2]", "no Kubernetes object or List in the input"),
+        ("kind: List\nitems: {}", "no Kubernetes object or List in the input"),
         ('{"kind": "List", "items": [{"kind": "Secret"}]}', "the snapshot contains a Secret"),
     ],
 )
@@ -141,3 +152,87 @@ def test_formatters_are_usable_without_the_cli(data_dir: Path) -> None:
     report = run_checks(load_snapshot_files([GAPS]), load_patterns(data_dir), {})
     assert json.loads(format_json(report))["summary"]["gaps"] > 0
     assert format_text(report, "en").startswith("Check my cluster")
+
+
+def unrelated_snapshot(tmp_path: Path) -> str:
+    path = tmp_path / "unrelated.json"
+    path.write_text(json.dumps({"kind": "ConfigMapList", "items": []}))
+    return str(path)
+
+
+def test_a_snapshot_with_nothing_to_check_exits_2_and_says_how_to_collect_one(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, data_dir: Path
+) -> None:
+    empty = tmp_path / "empty.json"
+    empty.write_text('{"kind": "List", "apiVersion": "v1", "items": []}')
+    code, out, err = check(capsys, "--snapshot", str(empty), "--data", str(data_dir))
+    assert code == 2 and "No gap found" not in out and "no gap found" not in out
+    assert "Result: nothing in this snapshot could be checked (exit code 2)" in out
+    assert (
+        err
+        == f"incident-library check: nothing in this snapshot could be checked — collect it with: {SNAPSHOT_COMMAND}\n"
+    )
+
+
+def test_the_natural_kubectl_get_is_evaluated_for_the_kinds_it_has(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, data_dir: Path
+) -> None:
+    """pods,nodes,deployments,jobs: three replicas on one node and a runaway Job are found."""
+    objects = [
+        node("node-a"),
+        deployment("web", replicas=3),
+        *[
+            pod(
+                f"web-7d9f8b6c5d-{i}x9z", node_name="node-a", owner=("ReplicaSet", "web-7d9f8b6c5d")
+            )
+            for i in range(3)
+        ],
+        job("reindex", backoff_limit=1000),
+    ]
+    path = tmp_path / "natural.json"
+    path.write_text(json.dumps({"kind": "List", "items": objects}))
+    code, out, _ = check(
+        capsys, "--snapshot", str(path), "--format", "json", "--data", str(data_dir)
+    )
+    report = json.loads(out)
+    found = {(f["pattern"], f["check"]) for f in report["findings"]}
+    assert code == 1
+    assert ("replicas-colocated", "no-spread-policy") in found
+    assert ("runaway-job-retries", "unbounded-retries") in found
+    coverage = {(e["pattern"], e["check"]): e["coverage"]["en"] for e in report["evaluated"]}
+    assert coverage[("replicas-colocated", "no-spread-policy")] == (
+        "evaluated Deployments; StatefulSets, HorizontalPodAutoscalers not in the snapshot"
+    )
+    assert coverage[("runaway-job-retries", "unbounded-retries")] == (
+        "evaluated Jobs; CronJobs not in the snapshot"
+    )
+
+
+def test_check_runs_from_any_directory_with_the_packaged_patterns(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "app.cli", "check", "--snapshot", GAPS],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert result.returncode == 1, result.stderr
+    assert "replicas-colocated/observed-node-skew" in result.stdout
+    assert "Seen in: IL-0064" in result.stdout
+
+
+def test_a_data_directory_without_patterns_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, out, err = check(capsys, "--snapshot", GAPS, "--data", str(tmp_path))
+    assert (code, out) == (2, "")
+    assert (
+        err
+        == f"incident-library check: {tmp_path}: no patterns.yaml with snapshot checks in this directory\n"
+    )
+
+
+def test_help_lists_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = check(capsys, "--help")
+    assert code == 0 and "1 gaps found, 2 input that cannot be used" in " ".join(out.split())

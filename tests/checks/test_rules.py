@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import pytest
 
 from app.checks import CHECKS, Gap
-from app.checks.registry import NotEvaluable, ObjectRef
+from app.checks.registry import SCOPES, NotEvaluable, ObjectRef
 from app.checks.snapshot import Obj
 
 from .factories import (
@@ -47,7 +48,7 @@ ANTI_AFFINITY = {
                     "weight": 100,
                     "podAffinityTerm": {
                         "topologyKey": "topology.kubernetes.io/zone",
-                        "labelSelector": {"matchLabels": {"app.kubernetes.io/name": "web"}},
+                        "labelSelector": {"matchLabels": {"app.kubernetes.io/name": "api"}},
                     },
                 }
             ]
@@ -1269,7 +1270,150 @@ CASES: dict[tuple[str, str], tuple[Objects, Objects]] = {
         lambda: [skipper()],
         lambda: [skipper(), hpa("skipper-ingress", "skipper-ingress", 3, namespace="kube-system")],
     ),
+    ("probes-misconfigured", "readiness-probe-missing"): (
+        lambda: [deployment("web"), service("web", WEB_LABELS)],
+        lambda: [
+            deployment("web", containers=[sized(readinessProbe=READY)]),
+            service("web", WEB_LABELS),
+            deployment("worker"),  # no Service sends it traffic: kube-score agrees
+        ],
+    ),
+    ("probes-misconfigured", "liveness-same-as-readiness"): (
+        lambda: [deployment("web", containers=[sized(readinessProbe=READY, livenessProbe=READY)])],
+        lambda: [deployment("web", containers=[sized(readinessProbe=READY, livenessProbe=ALIVE)])],
+    ),
+    ("disruption-budget-blocks-drain", "pdb-spec-blocks-drain"): (
+        lambda: [
+            spec_budget("a", maxUnavailable=0),
+            spec_budget("b", minAvailable="100%"),
+            deployment("web", replicas=1),
+            hpa("web", "web", minimum=3),
+            spec_budget("c", minAvailable=3, labels=WEB_LABELS),
+        ],
+        lambda: [
+            spec_budget("a", maxUnavailable=1),
+            spec_budget("b", minAvailable="50%"),
+            deployment("web", replicas=1),
+            hpa("web", "web", minimum=3),
+            spec_budget("c", minAvailable=2, labels=WEB_LABELS),
+        ],
+    ),
+    ("autoscaler-misconfigured", "hpa-target-missing"): (
+        lambda: [deployment("web-v2"), hpa("web", "web")],
+        lambda: [deployment("web"), hpa("web", "web")],
+    ),
+    ("autoscaler-misconfigured", "replicas-beside-hpa"): (
+        lambda: [applied(deployment("web"), replicas=3), hpa("web", "web")],
+        lambda: [applied(deployment("web"), replicas=None), hpa("web", "web"), deployment("api")],
+    ),
+    ("autoscaler-misconfigured", "hpa-max-beyond-nodes"): (
+        lambda: [*nodes(2, cpu="4"), deployment("web"), hpa("web", "web", maximum=40)],
+        lambda: [*nodes(2, cpu="4"), deployment("web"), hpa("web", "web", maximum=20)],
+    ),
+    ("service-without-ready-endpoints", "service-ready-endpoints"): (
+        lambda: [
+            service("web", WEB_LABELS),
+            service("ledger", {"app.kubernetes.io/name": "ledger"}),
+            *ready_web(1),
+        ],
+        lambda: [
+            service("web", WEB_LABELS),
+            simple("Service", "external", "default", spec={"type": "ExternalName"}),
+            *ready_web(2),
+        ],
+    ),
+    ("runaway-job-retries", "cronjob-no-starting-deadline"): (
+        lambda: [cronjob("sync", schedule="0 * * * *")],
+        lambda: [with_spec(cronjob("sync", schedule="0 * * * *"), startingDeadlineSeconds=300)],
+    ),
+    ("node-overcommit", "memory-limits-missing"): (
+        lambda: [deployment("web", containers=[container(requests={"cpu": "1"})])],
+        lambda: [
+            deployment("web", containers=[sized()]),
+            deployment("api", namespace="team", containers=[container(requests={"cpu": "1"})]),
+            simple(
+                "LimitRange",
+                "defaults",
+                "team",
+                spec={"limits": [{"type": "Container", "default": {"memory": "512Mi"}}]},
+            ),
+        ],
+    ),
+    ("runtime-health", "crash-looping-pods"): (
+        lambda: [
+            crash_looping(
+                pod("coredns-5d78c9869d-abcde", owner=("ReplicaSet", "coredns-5d78c9869d"))
+            )
+        ],
+        lambda: [
+            pod("coredns-5d78c9869d-abcde", owner=("ReplicaSet", "coredns-5d78c9869d"), restarts=2)
+        ],
+    ),
+    ("runtime-health", "pods-not-ready"): (
+        lambda: [pod("web-1", ready=False)],
+        lambda: [pod("web-1"), pod("done", phase="Succeeded", ready=False)],
+    ),
+    ("runtime-health", "workloads-below-desired"): (
+        lambda: [deployment("web", status={"replicas": 3, "availableReplicas": 1})],
+        lambda: [
+            deployment("web", status={"replicas": 3, "availableReplicas": 3}),
+            deployment("new"),
+        ],
+    ),
+    ("runtime-health", "network-unavailable-nodes"): (
+        lambda: [with_condition(node("node-a"), "NetworkUnavailable", "True")],
+        lambda: [with_condition(node("node-a"), "NetworkUnavailable", "False")],
+    ),
 }
+
+READY = {"httpGet": {"path": "/ready", "port": 8080}, "periodSeconds": 5}
+ALIVE = {"tcpSocket": {"port": 8080}, "periodSeconds": 20, "failureThreshold": 6}
+
+
+def service(name: str, selector: dict[str, str], namespace: str = "default") -> Obj:
+    return simple("Service", name, namespace, spec={"selector": selector, "type": "ClusterIP"})
+
+
+def spec_budget(name: str, labels: dict[str, str] | None = None, **spec: object) -> Obj:
+    selector = {"matchLabels": labels or {"app": name}}
+    return simple("PodDisruptionBudget", name, "default", spec={**spec, "selector": selector})
+
+
+def applied(workload: Obj, replicas: int | None) -> Obj:
+    manifest: dict[str, object] = {"kind": "Deployment", "spec": {"template": {}}}
+    if replicas is not None:
+        manifest["spec"] = {"replicas": replicas, "template": {}}
+    workload["metadata"]["annotations"] = {
+        "kubectl.kubernetes.io/last-applied-configuration": json.dumps(manifest)
+    }
+    return workload
+
+
+def ready_web(count: int) -> list[Obj]:
+    return [
+        pod(f"web-7d9f8b6c5d-{i}x9z", labels=WEB_LABELS, owner=("ReplicaSet", "web-7d9f8b6c5d"))
+        for i in range(count)
+    ] + [pod("web-7d9f8b6c5d-zzzzz", labels=WEB_LABELS, ready=False)]
+
+
+def with_spec(item: Obj, **fields: object) -> Obj:
+    item["spec"].update(fields)
+    return item
+
+
+def crash_looping(item: Obj) -> Obj:
+    item["status"]["containerStatuses"][0]["restartCount"] = 183
+    item["status"]["containerStatuses"][0]["state"] = {
+        "waiting": {"reason": "CrashLoopBackOff", "message": "back-off 5m0s restarting"}
+    }
+    return item
+
+
+def with_condition(item: Obj, kind: str, status: str) -> Obj:
+    item["status"]["conditions"].append(
+        {"type": kind, "status": status, "reason": "NoRouteCreated"}
+    )
+    return item
 
 
 def run(key: tuple[str, str], objects: list[Obj]) -> list[Gap]:
@@ -1285,7 +1429,8 @@ def test_check_finds_the_gap(key: tuple[str, str]) -> None:
     gaps = run(key, CASES[key][0]())
     assert gaps, f"{key} found nothing"
     for gap in gaps:
-        assert gap.objects and gap.why.en and gap.why.ko
+        assert gap.why.en and gap.why.ko
+        assert gap.objects if gap.scope == "objects" else gap.scope in SCOPES
         assert all(isinstance(item, ObjectRef) for item in gap.objects)
 
 

@@ -1,10 +1,12 @@
 """One module per pattern; importing them registers every check in CHECKS."""
 
 from app.checks.rules import (  # noqa: F401
+    autoscaler_misconfigured,
     cluster_dns_fragile,
     control_plane_undersized,
     cpu_limit_throttling,
     dataset_on_tiered_shared_storage,
+    disruption_budget_blocks_drain,
     fail_closed_admission_webhook,
     gpu_node_health_gating,
     no_spare_capacity,
@@ -14,9 +16,12 @@ from app.checks.rules import (  # noqa: F401
     platform_pods_unprotected,
     pod_ip_exhaustion,
     priority_preemption_surprise,
+    probes_misconfigured,
     recovery_depends_on_failed_layer,
     replicas_colocated,
     runaway_job_retries,
+    runtime_health,
+    service_without_ready_endpoints,
     shared_fs_metadata_storm,
     shared_ingress_saturation,
     single_power_domain,

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 from app.checks import kube
+from app.checks.index import covered_by_pdb, desired_replicas, pods_of, targeted_by_hpa
 from app.checks.quantity import MIB, format_bytes
-from app.checks.registry import Gap, NotEvaluable, ObjectRef, Text, check
+from app.checks.registry import Gap, NotEvaluable, Text, check
 from app.checks.snapshot import Obj, Snapshot
 
 PATTERN = "cluster-dns-fragile"
@@ -31,16 +32,11 @@ def dns_deployments(snapshot: Snapshot) -> list[Obj]:
     return found
 
 
-@check(PATTERN, "dns-replicas", requires=("Deployment", "Pod"))
+@check(PATTERN, "dns-replicas", requires=("Deployment", "Pod"), optional=("PodDisruptionBudget",))
 def dns_replicas(snapshot: Snapshot) -> list[Gap]:
     gaps = []
-    pdbs = snapshot.of("PodDisruptionBudget")
     for deployment in dns_deployments(snapshot):
-        pods = [
-            p
-            for p in snapshot.of("Pod")
-            if kube.owner(p) == kube.ref(deployment) and kube.is_running_ready(p)
-        ]
+        pods = [p for p in pods_of(snapshot, kube.ref(deployment)) if kube.is_running_ready(p)]
         nodes = {kube.pod_node(p) for p in pods}
         problems: list[Text] = []
         if len(pods) < 2:
@@ -55,7 +51,7 @@ def dns_replicas(snapshot: Snapshot) -> list[Gap]:
                     f"Ready 복제본 {len(pods)}개가 모두 노드 {only} 에 있다",
                 )
             )
-        if snapshot.has("PodDisruptionBudget") and not kube.covered_by_pdb(deployment, pdbs):
+        if snapshot.has("PodDisruptionBudget") and not covered_by_pdb(deployment, snapshot):
             problems.append(Text("no PodDisruptionBudget", "PodDisruptionBudget 이 없다"))
         if problems:
             en = "; ".join(p.en for p in problems)
@@ -167,14 +163,13 @@ def dns_autoscaling(snapshot: Snapshot) -> list[Gap]:
     pods = len(kube.active_pods(snapshot))
     if pods < MANY_PODS:
         return []
-    hpas = snapshot.of("HorizontalPodAutoscaler")
     gaps = []
     for deployment in dns_deployments(snapshot):
-        if kube.targeted_by_hpa(deployment, hpas):
+        if targeted_by_hpa(deployment, snapshot):
             continue
         if any(scales(other, deployment) for other in snapshot.of("Deployment")):
             continue
-        replicas = kube.desired_replicas(deployment)
+        replicas = desired_replicas(deployment)
         gaps.append(
             Gap(
                 (kube.ref(deployment),),
@@ -212,7 +207,7 @@ def nodelocal_dns(snapshot: Snapshot) -> list[Gap]:
         return []
     return [
         Gap(
-            (ObjectRef("Node", "", f"{nodes} nodes"),),
+            (),
             Text(
                 f"{nodes} nodes and no NodeLocal DNSCache DaemonSet: every lookup from every "
                 "node goes over the network to the cluster DNS pods (and conntrack), with no "
@@ -221,6 +216,7 @@ def nodelocal_dns(snapshot: Snapshot) -> list[Gap]:
                 "조회가 네트워크(와 conntrack)를 거쳐 클러스터 DNS 파드로 가고, 급증을 받아 줄 "
                 "노드별 캐시가 없다.",
             ),
+            scope="cluster",
         )
     ]
 

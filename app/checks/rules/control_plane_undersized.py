@@ -33,7 +33,7 @@ def apiserver_pods(snapshot: Snapshot) -> list[Obj]:
     ]
 
 
-@check(PATTERN, "apiserver-flags", requires=("Pod", "Node"))
+@check(PATTERN, "apiserver-flags", requires=("Pod",), optional=("Node",))
 def apiserver_flags(snapshot: Snapshot) -> list[Gap]:
     pods = apiserver_pods(snapshot)
     if not pods:

@@ -12,6 +12,7 @@ from app.checks.storage import StorageIndex
     "dataset-on-tiered-shared-storage",
     "gpu-pods-without-local-scratch",
     requires=("Pod", "PersistentVolumeClaim"),
+    optional=("PersistentVolume", "StorageClass"),
 )
 def gpu_pods_without_local_scratch(snapshot: Snapshot) -> list[Gap]:
     index = StorageIndex(snapshot)

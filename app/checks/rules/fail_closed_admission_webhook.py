@@ -32,7 +32,7 @@ def reaches_kube_system(webhook: dict[str, Any]) -> bool:
     return kube.selector_matches(selector, KUBE_SYSTEM)
 
 
-@check(PATTERN, "fail-closed-webhook", requires=KINDS)
+@check(PATTERN, "fail-closed-webhook", covers=KINDS)
 def fail_closed_webhook(snapshot: Snapshot) -> list[Gap]:
     gaps = []
     for configuration in kube.workloads(snapshot, *KINDS):

@@ -3,41 +3,16 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
 
 from app.checks import kube
+from app.checks.index import desired_replicas
 from app.checks.quantity import format_bytes, format_cpu
 from app.checks.registry import Gap, ObjectRef, Text, check
-from app.checks.rules.node_label_selector_drift import node_matches
-from app.checks.snapshot import Obj, Snapshot
+from app.checks.scheduling import can_host
+from app.checks.snapshot import Snapshot
 
 PATTERN = "no-spare-capacity"
 RESOURCES = ("cpu", "memory", kube.GPU)
-
-
-def tolerates(spec: dict[str, Any], taint: dict[str, Any]) -> bool:
-    if taint.get("effect") not in ("NoSchedule", "NoExecute"):
-        return True
-    for toleration in spec.get("tolerations") or []:
-        key, operator = toleration.get("key"), toleration.get("operator", "Equal")
-        if key and key != taint.get("key"):
-            continue
-        if not key and operator != "Exists":
-            continue
-        if operator == "Equal" and toleration.get("value") != taint.get("value"):
-            continue
-        if toleration.get("effect") in (None, "", taint.get("effect")):
-            return True
-    return False
-
-
-def can_host(spec: dict[str, Any], node: Obj) -> bool:
-    taints = kube.dig(node, "spec", "taints") or []
-    return (
-        kube.node_schedulable(node)
-        and node_matches(spec, node)
-        and all(tolerates(spec, taint) for taint in taints)
-    )
 
 
 def free_resources(snapshot: Snapshot) -> dict[str, dict[str, float]]:
@@ -65,7 +40,9 @@ def _describe(need: dict[str, float]) -> str:
     return ", ".join(parts)
 
 
-@check(PATTERN, "replica-cannot-fit", requires=("Node", "Pod", "Deployment", "StatefulSet"))
+@check(
+    PATTERN, "replica-cannot-fit", requires=("Node", "Pod"), covers=("Deployment", "StatefulSet")
+)
 def replica_cannot_fit(snapshot: Snapshot) -> list[Gap]:
     free = free_resources(snapshot)
     nodes = snapshot.of("Node")
@@ -73,7 +50,7 @@ def replica_cannot_fit(snapshot: Snapshot) -> list[Gap]:
     for workload in kube.workloads(snapshot, "Deployment", "StatefulSet"):
         spec = kube.pod_spec(workload)
         need = {key: kube.effective(spec, "requests", key) for key in RESOURCES}
-        if kube.desired_replicas(workload) < 1 or not any(need.values()):
+        if desired_replicas(workload) < 1 or not any(need.values()):
             continue
         fits = any(
             can_host(spec, node)
@@ -95,11 +72,22 @@ def replica_cannot_fit(snapshot: Snapshot) -> list[Gap]:
     return gaps
 
 
-@check(PATTERN, "degraded-capacity", requires=("Node", "Pod"))
+@check(PATTERN, "degraded-capacity", covers=("Node", "Pod"))
 def degraded_capacity(snapshot: Snapshot) -> list[Gap]:
     gaps = []
     for node in snapshot.of("Node"):
-        if not kube.node_ready(node):
+        ready = kube.condition(node, "Ready")
+        if ready is None:
+            state = Text(
+                "without a Ready condition (its kubelet has never reported)",
+                "Ready 조건이 없는 상태(kubelet 이 한 번도 보고하지 않았다)",
+            )
+        elif ready == "Unknown":
+            state = Text(
+                "Ready Unknown (its kubelet stopped reporting)",
+                "Ready 가 Unknown 인 상태(kubelet 이 보고를 멈췄다)",
+            )
+        elif ready != "True":
             state = Text("NotReady", "NotReady 상태")
         elif kube.dig(node, "spec", "unschedulable"):
             state = Text("cordoned (unschedulable)", "cordon 되어 스케줄링에서 빠진 상태")

@@ -5,49 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from app.checks import kube
+from app.checks.index import pods_of
 from app.checks.registry import Gap, Text, check
+from app.checks.scheduling import node_matches, required_terms, requirement_matches, tolerates
 from app.checks.snapshot import Obj, Snapshot
 
 PATTERN = "node-label-selector-drift"
 MASTER = "node-role.kubernetes.io/master"
 KINDS = ("Deployment", "StatefulSet", "DaemonSet")
-
-
-def required_terms(spec: dict[str, Any]) -> list[dict[str, Any]]:
-    affinity = kube.dig(
-        spec, "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"
-    )
-    return list((affinity or {}).get("nodeSelectorTerms") or [])
-
-
-def _requirement(expression: dict[str, Any], node_labels: dict[str, str]) -> bool:
-    key, operator = str(expression.get("key")), expression.get("operator")
-    values = [str(v) for v in expression.get("values") or []]
-    if operator in ("Gt", "Lt"):
-        try:
-            have, want = int(node_labels[key]), int(values[0])
-        except (KeyError, IndexError, ValueError):
-            return False
-        return have > want if operator == "Gt" else have < want
-    return kube.selector_matches({"matchExpressions": [expression]}, node_labels)
-
-
-def node_matches(spec: dict[str, Any], node: Obj) -> bool:
-    """nodeSelector AND any of the required nodeAffinity terms."""
-    node_labels = kube.labels(node)
-    selector = spec.get("nodeSelector") or {}
-    if any(node_labels.get(key) != value for key, value in selector.items()):
-        return False
-    terms = required_terms(spec)
-    if not terms:
-        return True
-    for term in terms:
-        fields = {"metadata.name": kube.name(node)}
-        if all(_requirement(e, node_labels) for e in term.get("matchExpressions") or []) and all(
-            _requirement(e, fields) for e in term.get("matchFields") or []
-        ):
-            return True
-    return False
 
 
 def selects_master(spec: dict[str, Any]) -> bool:
@@ -60,7 +25,7 @@ def selects_master(spec: dict[str, Any]) -> bool:
     )
 
 
-@check(PATTERN, "deprecated-master-label", requires=("Node", *KINDS))
+@check(PATTERN, "deprecated-master-label", requires=("Node",), covers=KINDS)
 def deprecated_master_label(snapshot: Snapshot) -> list[Gap]:
     if any(MASTER in kube.labels(node) for node in snapshot.of("Node")):
         return []
@@ -80,7 +45,7 @@ def deprecated_master_label(snapshot: Snapshot) -> list[Gap]:
     ]
 
 
-@check(PATTERN, "selector-matches-no-node", requires=("Node", *KINDS))
+@check(PATTERN, "selector-matches-no-node", requires=("Node",), covers=KINDS)
 def selector_matches_no_node(snapshot: Snapshot) -> list[Gap]:
     nodes = snapshot.of("Node")
     gaps = []
@@ -149,7 +114,7 @@ def meant_for(spec: dict[str, Any], node: Obj) -> bool:
     for term in required_terms(spec):
         for expression in term.get("matchExpressions") or []:
             excluding = expression.get("operator") in ("NotIn", "DoesNotExist")
-            if (excluding or expression.get("key") in PLATFORM_KEYS) and not _requirement(
+            if (excluding or expression.get("key") in PLATFORM_KEYS) and not requirement_matches(
                 expression, node_labels
             ):
                 return False
@@ -157,18 +122,15 @@ def meant_for(spec: dict[str, Any], node: Obj) -> bool:
 
 
 def _tolerated(spec: dict[str, Any], node: Obj) -> bool:
-    from app.checks.rules.no_spare_capacity import tolerates
-
     return all(
         taint.get("key") in DAEMONSET_TOLERATIONS or tolerates(spec, taint)
         for taint in kube.dig(node, "spec", "taints") or []
     )
 
 
-@check(PATTERN, "critical-ds-gaps", requires=("DaemonSet", "Node"))
+@check(PATTERN, "critical-ds-gaps", requires=("DaemonSet", "Node"), optional=("Pod",))
 def critical_ds_gaps(snapshot: Snapshot) -> list[Gap]:
     schedulable = [node for node in snapshot.of("Node") if kube.node_schedulable(node)]
-    pods = snapshot.of("Pod")
     gaps = []
     for daemonset in snapshot.of("DaemonSet"):
         if not is_critical_agent(daemonset):
@@ -181,7 +143,7 @@ def critical_ds_gaps(snapshot: Snapshot) -> list[Gap]:
         )
         if scheduled >= len(eligible):
             continue
-        running = {kube.pod_node(p) for p in pods if kube.owner(p) == kube.ref(daemonset)}
+        running = {kube.pod_node(p) for p in pods_of(snapshot, kube.ref(daemonset))}
         missing = sorted(kube.name(n) for n in eligible if kube.name(n) not in running)
         named = ""
         if snapshot.has("Pod") and missing:

@@ -140,3 +140,41 @@ def node_pressure(snapshot: Snapshot) -> list[Gap]:
                 )
             )
     return gaps
+
+
+LONG_RUNNING = ("Deployment", "StatefulSet", "DaemonSet")
+
+
+@check(PATTERN, "memory-limits-missing", covers=LONG_RUNNING, optional=("LimitRange",))
+def memory_limits_missing(snapshot: Snapshot) -> list[Gap]:
+    defaulted = {
+        kube.namespace(limit_range)
+        for limit_range in snapshot.of("LimitRange")
+        for item in kube.dig(limit_range, "spec", "limits") or []
+        if item.get("type") == "Container" and "memory" in (item.get("default") or {})
+    }
+    gaps = []
+    for workload in kube.workloads(snapshot, *LONG_RUNNING):
+        if kube.namespace(workload) in defaulted:
+            continue
+        missing = [
+            str(c.get("name"))
+            for c in kube.containers(kube.pod_spec(workload))
+            if kube.resource(c, "limits", "memory") is None
+        ]
+        if missing:
+            names = ", ".join(missing)
+            gaps.append(
+                Gap(
+                    (kube.ref(workload),),
+                    Text(
+                        f"container(s) {names} have no memory limit and no LimitRange default: "
+                        "a leak or a spike grows until the node runs out, and the kernel OOM "
+                        "killer and kubelet evictions hit its neighbours too.",
+                        f"컨테이너 {names} 에 메모리 한도가 없고 LimitRange 기본값도 없다. 누수나 "
+                        "급증이 노드 메모리가 바닥날 때까지 커지고, 커널 OOM killer 와 kubelet "
+                        "축출이 이웃 파드까지 친다.",
+                    ),
+                )
+            )
+    return gaps

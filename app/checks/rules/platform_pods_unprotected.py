@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from app.checks import kube
+from app.checks.index import desired_replicas
 from app.checks.registry import Gap, ObjectRef, Text, check
 from app.checks.snapshot import Obj, Snapshot
 
@@ -18,30 +19,42 @@ def subject(pod: Obj) -> ObjectRef:
 
 @check(PATTERN, "critical-without-requests", requires=("Pod",))
 def critical_without_requests(snapshot: Snapshot) -> list[Gap]:
-    found: dict[ObjectRef, str] = {}
+    found: dict[ObjectRef, Text] = {}
     for pod in kube.active_pods(snapshot):
         if not kube.is_platform_pod(pod) or subject(pod) in found:
             continue
-        missing = [
-            str(c.get("name"))
-            for c in kube.containers(kube.pod_spec(pod))
-            if kube.resource(c, "requests", "memory") is None
-            or kube.resource(c, "requests", "cpu") is None
-        ]
-        if kube.qos_class(pod) == "BestEffort" or missing:
-            found[subject(pod)] = ", ".join(missing) or "all"
+        missing = []
+        for container in kube.containers(kube.pod_spec(pod)):
+            lacks = [
+                k for k in ("cpu", "memory") if kube.resource(container, "requests", k) is None
+            ]
+            if lacks:
+                missing.append((str(container.get("name")), lacks))
+        if missing:
+            found[subject(pod)] = Text(
+                "; ".join(
+                    f"container {n} has no {' and no '.join(lacks)} request" for n, lacks in missing
+                ),
+                ", ".join(
+                    f"컨테이너 {n} 에 {'와 '.join(_KO[k] for k in lacks)} 요청이 없다"
+                    for n, lacks in missing
+                ),
+            )
     return [
         Gap(
             (owner,),
             Text(
-                f"platform pod container(s) {names} have no CPU or memory request: when users "
-                "fill the node, this pod gets nothing guaranteed.",
-                f"플랫폼 파드의 컨테이너 {names} 에 CPU 나 메모리 요청이 없다. 사용자 파드가 "
-                "노드를 채우면 이 파드가 보장받는 자원이 없다.",
+                f"platform pod: {names.en}. When users fill the node, it gets nothing "
+                "guaranteed for what it does not request.",
+                f"플랫폼 파드다. {names.ko}. 사용자 파드가 노드를 채우면 요청하지 않은 자원은 "
+                "보장받지 못한다.",
             ),
         )
         for owner, names in sorted(found.items())
     ]
+
+
+_KO = {"cpu": "CPU", "memory": "메모리"}
 
 
 @check(PATTERN, "critical-priority-not-above-users", requires=("Pod",))
@@ -94,7 +107,7 @@ def single_replica_platform(snapshot: Snapshot) -> list[Gap]:
                 "labels": kube.template_labels(deployment),
             },
         }
-        if not kube.is_platform_pod(template) or kube.desired_replicas(deployment) != 1:
+        if not kube.is_platform_pod(template) or desired_replicas(deployment) != 1:
             continue
         hub = kube.template_labels(deployment).get("component") == "hub"
         if hub:

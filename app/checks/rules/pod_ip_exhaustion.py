@@ -57,18 +57,28 @@ def cluster_cidr(snapshot: Snapshot) -> str | None:
         match = re.search(source[1], str(kube.dig(config_map, "data", source[0]) or ""))
         if match:
             for cidr in match.group(1).split(","):
-                if ":" not in cidr:
+                if ":" not in cidr and _is_network(cidr):
                     return cidr
     return None
+
+
+def _is_network(text: str) -> bool:
+    try:
+        ipaddress.ip_network(text, strict=False)
+    except ValueError:
+        return False
+    return True
 
 
 @check(PATTERN, "podcidr-ceiling", requires=("Node", "ConfigMap"))
 def podcidr_ceiling(snapshot: Snapshot) -> list[Gap]:
     cidr = cluster_cidr(snapshot)
     node_prefixes = [
-        ipaddress.ip_network(str(kube.dig(n, "spec", "podCIDR")), strict=False).prefixlen
+        network.prefixlen
         for n in snapshot.of("Node")
         if kube.dig(n, "spec", "podCIDR")
+        and (network := ipaddress.ip_network(str(kube.dig(n, "spec", "podCIDR")), strict=False))
+        and network.version == 4
     ]
     if cidr is None or not node_prefixes:
         raise NotEvaluable(
@@ -80,19 +90,23 @@ def podcidr_ceiling(snapshot: Snapshot) -> list[Gap]:
         )
     cluster_prefix = ipaddress.ip_network(cidr, strict=False).prefixlen
     node_prefix = max(node_prefixes)
+    if node_prefix < cluster_prefix:
+        return []  # node ranges wider than the cluster range: nothing to compare
     ceiling = 2 ** (node_prefix - cluster_prefix)
     nodes = len(snapshot.of("Node"))
     if nodes < CEILING_SHARE * ceiling:
         return []
     return [
         Gap(
-            (ObjectRef("ConfigMap", "kube-system", "pod range " + cidr),),
+            (),
             Text(
                 f"pod range {cidr} split into /{node_prefix} per node fits {ceiling} nodes, and "
                 f"{nodes} are in use ({nodes / ceiling:.0%}).",
                 f"파드 대역({cidr})을 노드마다 /{node_prefix} 로 나누면 노드 {ceiling}대까지인데, "
                 f"이미 {nodes}대({nodes / ceiling:.0%})를 쓰고 있다.",
             ),
+            scope="cluster",
+            subject=f"pod range {cidr}",
         )
     ]
 

@@ -5,33 +5,53 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from app.checks import kube
+from app.checks.index import covered_by_pdb, desired_replicas, pods_of_pdb
 from app.checks.registry import Gap, ObjectRef, Text, check
 from app.checks.snapshot import Obj, Snapshot
 
 PATTERN = "replicas-colocated"
 SPREAD_KEYS = frozenset({kube.HOSTNAME_LABEL, kube.ZONE_LABEL, kube.LEGACY_ZONE_LABEL})
+WORKLOADS = ("Deployment", "StatefulSet")
 
 
 def has_spread_policy(workload: Obj) -> bool:
-    """podAntiAffinity on hostname/zone (required or preferred) or topologySpreadConstraints."""
+    """A topologySpreadConstraint or podAntiAffinity term (required or preferred) on hostname
+    or zone whose selector matches the workload's own pods: a rule about other pods spreads
+    nothing of this workload's."""
     spec = kube.pod_spec(workload)
-    if spec.get("topologySpreadConstraints"):
-        return True
+    own = kube.template_labels(workload)
+    for constraint in spec.get("topologySpreadConstraints") or []:
+        if constraint.get("topologyKey") in SPREAD_KEYS and kube.selector_matches(
+            constraint.get("labelSelector"), own
+        ):
+            return True
     anti = kube.dig(spec, "affinity", "podAntiAffinity") or {}
     terms = list(anti.get("requiredDuringSchedulingIgnoredDuringExecution") or [])
     terms += [
         item.get("podAffinityTerm") or {}
         for item in anti.get("preferredDuringSchedulingIgnoredDuringExecution") or []
     ]
-    return any(term.get("topologyKey") in SPREAD_KEYS for term in terms)
+    return any(
+        term.get("topologyKey") in SPREAD_KEYS
+        and kube.selector_matches(term.get("labelSelector"), own)
+        and _own_namespace(term, kube.namespace(workload))
+        for term in terms
+    )
+
+
+def _own_namespace(term: dict[str, object], namespace: str) -> bool:
+    """A term's namespaces default to the pod's own; a namespaceSelector may reach it too."""
+    namespaces = term.get("namespaces")
+    if term.get("namespaceSelector") is not None or not namespaces:
+        return True
+    return namespace in namespaces  # type: ignore[operator]
 
 
 def replicated(snapshot: Snapshot) -> list[tuple[Obj, int]]:
     """Deployments and StatefulSets that want two or more replicas (HPA minimum included)."""
-    hpas = snapshot.of("HorizontalPodAutoscaler")
     found = []
     for workload in kube.workloads(snapshot, "Deployment", "StatefulSet"):
-        replicas = kube.desired_replicas(workload, hpas)
+        replicas = desired_replicas(workload, snapshot)
         if replicas >= 2:
             found.append((workload, replicas))
     return found
@@ -47,7 +67,7 @@ def ready_pods_by_owner(snapshot: Snapshot) -> dict[ObjectRef, list[Obj]]:
     return groups
 
 
-@check(PATTERN, "no-spread-policy", requires=("Deployment", "StatefulSet"))
+@check(PATTERN, "no-spread-policy", covers=WORKLOADS, optional=("HorizontalPodAutoscaler",))
 def no_spread_policy(snapshot: Snapshot) -> list[Gap]:
     gaps = []
     for workload, replicas in replicated(snapshot):
@@ -114,7 +134,7 @@ def observed_zone_skew(snapshot: Snapshot) -> list[Gap]:
     return gaps
 
 
-@check(PATTERN, "cpu-requests-missing", requires=("Deployment", "StatefulSet"))
+@check(PATTERN, "cpu-requests-missing", covers=WORKLOADS, optional=("HorizontalPodAutoscaler",))
 def cpu_requests_missing(snapshot: Snapshot) -> list[Gap]:
     gaps = []
     for workload, replicas in replicated(snapshot):
@@ -139,12 +159,17 @@ def cpu_requests_missing(snapshot: Snapshot) -> list[Gap]:
     return gaps
 
 
-@check(PATTERN, "pdb-missing", requires=("Deployment", "StatefulSet", "PodDisruptionBudget"))
+@check(
+    PATTERN,
+    "pdb-missing",
+    requires=("PodDisruptionBudget",),
+    covers=WORKLOADS,
+    optional=("HorizontalPodAutoscaler",),
+)
 def pdb_missing(snapshot: Snapshot) -> list[Gap]:
-    pdbs = snapshot.of("PodDisruptionBudget")
     gaps = []
     for workload, replicas in replicated(snapshot):
-        if not kube.covered_by_pdb(workload, pdbs):
+        if not covered_by_pdb(workload, snapshot):
             gaps.append(
                 Gap(
                     (kube.ref(workload),),
@@ -159,25 +184,12 @@ def pdb_missing(snapshot: Snapshot) -> list[Gap]:
     return gaps
 
 
-def pdb_selects(pdb: Obj, pod: Obj) -> bool:
-    """policy/v1: an empty selector selects every pod of the namespace, a null one none."""
-    if kube.namespace(pdb) != kube.namespace(pod):
-        return False
-    selector = kube.dig(pdb, "spec", "selector")
-    if selector is None:
-        return False
-    if not selector.get("matchLabels") and not selector.get("matchExpressions"):
-        return True
-    return kube.selector_matches(selector, kube.labels(pod))
-
-
 @check(PATTERN, "pdb-blocks-drain", requires=("PodDisruptionBudget", "Pod"))
 def pdb_blocks_drain(snapshot: Snapshot) -> list[Gap]:
-    pods = kube.active_pods(snapshot)
     gaps = []
     for pdb in snapshot.of("PodDisruptionBudget"):
         status = pdb.get("status") or {}
-        matched = sum(1 for pod in pods if pdb_selects(pdb, pod))
+        matched = len(pods_of_pdb(snapshot, pdb))
         if matched == 0:
             gaps.append(
                 Gap(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from app.checks import kube
+from app.checks.cron import shortest_interval
 from app.checks.registry import Gap, ObjectRef, Text, check
 from app.checks.snapshot import Obj, Snapshot
 
@@ -12,8 +13,6 @@ PATTERN = "runaway-job-retries"
 BACKOFF_LIMIT = 100
 SHORT_INTERVAL_MINUTES = 10
 FAILED_JOB_PODS, POD_RESTARTS, FAILED_PODS_IN_NAMESPACE = 20, 50, 100
-_NAMED = {"@yearly": 525600, "@annually": 525600, "@monthly": 40320, "@weekly": 10080}
-_NAMED |= {"@daily": 1440, "@midnight": 1440, "@hourly": 60}
 
 
 def job_spec(workload: Obj) -> dict[str, object]:
@@ -30,34 +29,22 @@ def owned_by_cronjob(job: Obj) -> bool:
 
 
 def interval_minutes(schedule: str) -> int | None:
-    """Smallest gap between runs of a cron schedule, judged from its minute and hour fields."""
-    schedule = schedule.strip()
-    if schedule in _NAMED:
-        return _NAMED[schedule]
-    fields = schedule.split()
-    if schedule.startswith("@every ") or len(fields) < 5:
+    """Shortest gap between runs of a cron schedule in whole minutes (None: not valid cron)."""
+    interval = shortest_interval(schedule)
+    if interval is None:
         return None
-    minute, hour = fields[0], fields[1]
-    if hour not in ("*",) and not hour.startswith("*/"):
-        return 60 if "," in hour or "-" in hour else 1440
-    if minute == "*":
-        return 1
-    if minute.startswith("*/") and minute[2:].isdecimal() and minute[2:].isascii():
-        return int(minute[2:])
-    if "," in minute and all(p.isascii() and p.isdecimal() for p in minute.split(",")):
-        values = sorted(int(part) for part in minute.split(","))
-        return min(b - a for a, b in zip(values, values[1:] + [values[0] + 60], strict=True))
-    return 60
+    return max(1, int(interval.total_seconds() // 60))
 
 
-@check(PATTERN, "unbounded-retries", requires=("Job", "CronJob"))
+@check(PATTERN, "unbounded-retries", covers=("CronJob", "Job"))
 def unbounded_retries(snapshot: Snapshot) -> list[Gap]:
     gaps = []
     for workload in kube.workloads(snapshot, "CronJob", "Job"):
         if workload.get("kind") == "Job" and owned_by_cronjob(workload):
             continue  # judged on its CronJob
         spec = job_spec(workload)
-        backoff = int(str(spec.get("backoffLimit", 6)))
+        backoff = spec.get("backoffLimit")
+        backoff = 6 if backoff is None else int(str(backoff))
         policy = kube.pod_spec(workload).get("restartPolicy")
         deadline = spec.get("activeDeadlineSeconds")
         if backoff >= BACKOFF_LIMIT:
@@ -85,7 +72,7 @@ def cronjob_overlap(snapshot: Snapshot) -> list[Gap]:
         spec = cronjob.get("spec") or {}
         if spec.get("concurrencyPolicy", "Allow") != "Allow":
             continue
-        minutes = interval_minutes(str(spec.get("schedule", "")))
+        minutes = interval_minutes(str(spec.get("schedule") or ""))
         if minutes is None or minutes > SHORT_INTERVAL_MINUTES:
             continue
         if job_spec(cronjob).get("activeDeadlineSeconds") is not None:
@@ -104,7 +91,7 @@ def cronjob_overlap(snapshot: Snapshot) -> list[Gap]:
     return gaps
 
 
-@check(PATTERN, "retry-evidence", requires=("Job", "Pod"))
+@check(PATTERN, "retry-evidence", covers=("Job", "Pod"))
 def retry_evidence(snapshot: Snapshot) -> list[Gap]:
     gaps = []
     for job in snapshot.of("Job"):
@@ -162,7 +149,7 @@ def finished(job: Obj) -> bool:
     )
 
 
-@check(PATTERN, "no-cleanup", requires=("Job", "Pod"))
+@check(PATTERN, "no-cleanup", covers=("Job", "Pod"))
 def no_cleanup(snapshot: Snapshot) -> list[Gap]:
     jobs: Counter[str] = Counter()
     for job in snapshot.of("Job"):
@@ -215,7 +202,12 @@ def _container_defaults(snapshot: Snapshot) -> dict[str, dict[str, object]]:
     return defaults
 
 
-@check(PATTERN, "job-pods-unbounded", requires=("Job", "CronJob", "ResourceQuota", "LimitRange"))
+@check(
+    PATTERN,
+    "job-pods-unbounded",
+    requires=("ResourceQuota", "LimitRange"),
+    covers=("CronJob", "Job"),
+)
 def job_pods_unbounded(snapshot: Snapshot) -> list[Gap]:
     counted = {kube.namespace(q) for q in snapshot.of("ResourceQuota") if _quota_counts_pods(q)}
     defaults = _container_defaults(snapshot)
@@ -252,6 +244,29 @@ def job_pods_unbounded(snapshot: Snapshot) -> list[Gap]:
                     f"네임스페이스 {namespace} 에 count/pods 쿼터도 없다. 폭주하거나 재시도하는 "
                     f"Job 이 파드를 얼마든지 띄워 노드의 {fills_ko}를 채우고, 노드가 차례로 "
                     "죽는다.",
+                ),
+            )
+        )
+    return gaps
+
+
+@check(PATTERN, "cronjob-no-starting-deadline", covers=("CronJob",))
+def cronjob_no_starting_deadline(snapshot: Snapshot) -> list[Gap]:
+    gaps = []
+    for cronjob in snapshot.of("CronJob"):
+        spec = cronjob.get("spec") or {}
+        if spec.get("suspend") or spec.get("startingDeadlineSeconds") is not None:
+            continue
+        gaps.append(
+            Gap(
+                (kube.ref(cronjob),),
+                Text(
+                    "no startingDeadlineSeconds: after the controller or the control plane has "
+                    "been down, missed runs are counted since the last run; past 100 missed "
+                    "schedules the CronJob is not started again until someone intervenes.",
+                    "startingDeadlineSeconds 가 없다. 컨트롤러나 컨트롤 플레인이 멈췄다 돌아오면 "
+                    "마지막 실행 이후 놓친 실행을 세고, 놓친 일정이 100번을 넘으면 누군가 손대기 "
+                    "전까지 이 CronJob 을 다시 시작하지 않는다.",
                 ),
             )
         )

@@ -58,7 +58,7 @@ def shared_hostpath_fan_in(snapshot: Snapshot) -> list[Gap]:
     nodes = {source: entry.nodes for source, entry in users.items()}
     return [
         Gap(
-            (ObjectRef("Volume", "", source),),
+            (),
             Text(
                 f"{len(pods[source])} pods on {len(nodes[source])} nodes mount this shared "
                 "filesystem path through hostPath: every node's client hits the same storage "
@@ -67,6 +67,8 @@ def shared_hostpath_fan_in(snapshot: Snapshot) -> list[Gap]:
                 "파일시스템 경로를 마운트한다. 모든 노드의 클라이언트가 같은 스토리지 메타데이터 "
                 "서비스로 몰리고, 부하가 노드 수에 따라 커진다.",
             ),
+            scope="storage",
+            subject=source,
         )
         for source in sorted(nodes)
         if len(nodes[source]) >= MIN_NODES

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.checks import kube
+from app.checks.index import covered_by_pdb, desired_replicas, pods_of, targeted_by_hpa
 from app.checks.quantity import format_bytes
 from app.checks.registry import Gap, Text, check
 from app.checks.snapshot import Obj, Snapshot
@@ -20,27 +21,27 @@ def is_ingress_controller(deployment: Obj) -> bool:
 @check(
     PATTERN,
     "ingress-controller-ha",
-    requires=("Deployment", "Pod", "HorizontalPodAutoscaler", "PodDisruptionBudget"),
+    requires=("Deployment",),
+    optional=("Pod", "HorizontalPodAutoscaler", "PodDisruptionBudget"),
 )
 def ingress_controller_ha(snapshot: Snapshot) -> list[Gap]:
-    hpas, pdbs = snapshot.of("HorizontalPodAutoscaler"), snapshot.of("PodDisruptionBudget")
     gaps = []
     for deployment in snapshot.of("Deployment"):
         if not is_ingress_controller(deployment):
             continue
         problems = Text("", "")
-        replicas = kube.desired_replicas(deployment, hpas)
+        replicas = desired_replicas(deployment, snapshot)
         nodes = {
             kube.pod_node(p)
-            for p in snapshot.of("Pod")
-            if kube.owner(p) == kube.ref(deployment) and kube.is_running_ready(p)
+            for p in pods_of(snapshot, kube.ref(deployment))
+            if kube.is_running_ready(p)
         }
         found = []
         if replicas < MIN_REPLICAS:
             found.append((f"{replicas} replica(s)", f"복제본 {replicas}개"))
-        if not kube.targeted_by_hpa(deployment, hpas):
+        if snapshot.has("HorizontalPodAutoscaler") and not targeted_by_hpa(deployment, snapshot):
             found.append(("no HPA", "HPA 없음"))
-        if not kube.covered_by_pdb(deployment, pdbs):
+        if snapshot.has("PodDisruptionBudget") and not covered_by_pdb(deployment, snapshot):
             found.append(("no PodDisruptionBudget", "PodDisruptionBudget 없음"))
         if len(nodes) == 1 and replicas > 1:
             found.append(("all ready pods on one node", "준비된 파드가 모두 한 노드에 있음"))
@@ -63,10 +64,9 @@ def ingress_controller_ha(snapshot: Snapshot) -> list[Gap]:
 
 @check(PATTERN, "ingress-fixed-memory", requires=("Deployment", "HorizontalPodAutoscaler"))
 def ingress_fixed_memory(snapshot: Snapshot) -> list[Gap]:
-    hpas = snapshot.of("HorizontalPodAutoscaler")
     gaps = []
     for deployment in snapshot.of("Deployment"):
-        if not is_ingress_controller(deployment) or kube.targeted_by_hpa(deployment, hpas):
+        if not is_ingress_controller(deployment) or targeted_by_hpa(deployment, snapshot):
             continue
         limits = [
             (str(c.get("name")), limit)
@@ -76,7 +76,7 @@ def ingress_fixed_memory(snapshot: Snapshot) -> list[Gap]:
         if not limits:
             continue
         listed = ", ".join(f"{n} {format_bytes(limit)}" for n, limit in limits)
-        replicas = kube.desired_replicas(deployment)
+        replicas = desired_replicas(deployment)
         gaps.append(
             Gap(
                 (kube.ref(deployment),),

@@ -8,22 +8,23 @@ from app.checks.snapshot import Snapshot
 from app.checks.storage import SHARED_CSI_DRIVERS, StorageIndex, is_shared_pv, shared_mount_users
 
 PATTERN = "stale-network-mounts"
+STORAGE = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass")
 
 
-@check(
-    PATTERN, "network-fs-inventory", requires=("Pod", "PersistentVolumeClaim", "PersistentVolume")
-)
+@check(PATTERN, "network-fs-inventory", requires=("Pod",), optional=STORAGE)
 def network_fs_inventory(snapshot: Snapshot) -> list[Gap]:
     users = shared_mount_users(snapshot)
     return [
         Gap(
-            (ObjectRef("Volume", "", source),),
+            (),
             Text(
                 f"{len(users[source].pods)} pods on {len(users[source].nodes)} nodes mount it: "
                 "the blast radius if this storage restarts and mounts go stale.",
                 f"노드 {len(users[source].nodes)}대의 파드 {len(users[source].pods)}개가 "
                 "마운트한다. 이 스토리지가 재시작해 마운트가 stale 이 되면 영향받는 범위다.",
             ),
+            scope="storage",
+            subject=source,
         )
         for source in sorted(users)
     ]
@@ -34,7 +35,7 @@ def _options(obj: dict[str, object]) -> list[str]:
     return [str(o) for o in options]  # type: ignore[union-attr]
 
 
-@check(PATTERN, "soft-or-untuned-mounts", requires=("PersistentVolume", "StorageClass"))
+@check(PATTERN, "soft-or-untuned-mounts", covers=("PersistentVolume", "StorageClass"))
 def soft_or_untuned_mounts(snapshot: Snapshot) -> list[Gap]:
     candidates = [pv for pv in snapshot.of("PersistentVolume") if is_shared_pv(pv)]
     candidates += [
@@ -85,11 +86,7 @@ def _mentions(command: str, path: str) -> bool:
     return False
 
 
-@check(
-    PATTERN,
-    "liveness-on-shared-fs",
-    requires=("Pod", "PersistentVolumeClaim", "PersistentVolume"),
-)
+@check(PATTERN, "liveness-on-shared-fs", requires=("Pod",), optional=STORAGE)
 def liveness_on_shared_fs(snapshot: Snapshot) -> list[Gap]:
     index = StorageIndex(snapshot)
     found: dict[ObjectRef, tuple[str, str, str]] = {}

@@ -6,7 +6,7 @@ from collections import Counter, defaultdict
 from datetime import datetime, timedelta
 
 from app.checks import kube
-from app.checks.registry import Gap, ObjectRef, Text, check
+from app.checks.registry import Gap, Text, check
 from app.checks.snapshot import Snapshot
 
 PATTERN = "synchronized-node-changes"
@@ -44,13 +44,14 @@ def synchronized_ready_transitions(snapshot: Snapshot) -> list[Gap]:
     at = first.strftime("%Y-%m-%d %H:%M UTC")
     return [
         Gap(
-            (ObjectRef("Node", "", f"{best} nodes"),),
+            (),
             Text(
                 f"{best} of {len(nodes)} nodes last changed Ready within 15 minutes from {at}: "
                 "something touched the fleet at once.",
                 f"노드 {len(nodes)}대 중 {best}대의 Ready 상태가 {at} 부터 15분 안에 한꺼번에 "
                 "바뀌었다. 무언가가 노드 전체를 동시에 건드렸다.",
             ),
+            scope="cluster",
         )
     ]
 
@@ -66,13 +67,15 @@ def kernel_drift_in_pool(snapshot: Snapshot) -> list[Gap]:
                 break
     return [
         Gap(
-            (ObjectRef("NodePool", "", pool),),
+            (),
             Text(
                 f"nodes of pool {pool} run {len(found)} kernels ({', '.join(sorted(found))}): "
                 "updates are landing that nobody rolled out on purpose.",
                 f"노드 풀 {pool} 의 노드가 커널 {len(found)}가지({', '.join(sorted(found))})로 "
                 "돈다. 누구도 의도해서 배포하지 않은 업데이트가 들어오고 있다.",
             ),
+            scope="node-pool",
+            subject=pool,
         )
         for (_, pool), found in sorted(kernels.items())
         if len(found) > 1
@@ -100,7 +103,7 @@ def os_homogeneity(snapshot: Snapshot) -> list[Gap]:
         return []
     return [
         Gap(
-            (ObjectRef("Node", "", f"{count} nodes"),),
+            (),
             Text(
                 f"{count} of {len(nodes)} nodes ({count / len(nodes):.0%}) run {image} with "
                 f"kernel {kernel}: one OS or kernel update, or one automatic package update, "
@@ -109,5 +112,6 @@ def os_homogeneity(snapshot: Snapshot) -> list[Gap]:
                 f"{kernel} 로 돈다. OS 나 커널 업데이트, 자동 패키지 업데이트 하나가 이 노드 "
                 "모두에 똑같이 닿는다 (그 업데이트의 영향 범위다).",
             ),
+            scope="cluster",
         )
     ]

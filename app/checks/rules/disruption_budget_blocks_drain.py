@@ -1,0 +1,68 @@
+"""disruption-budget-blocks-drain: PDB specs that no eviction can ever satisfy."""
+
+from __future__ import annotations
+
+from app.checks import kube
+from app.checks.index import desired_replicas, index, pdb_selects_labels
+from app.checks.registry import Gap, Text, check
+from app.checks.snapshot import Obj, Snapshot
+
+PATTERN = "disruption-budget-blocks-drain"
+WORKLOADS = ("Deployment", "StatefulSet")
+
+
+def workloads_of(snapshot: Snapshot, pdb: Obj) -> list[Obj]:
+    namespace = kube.namespace(pdb)
+    found = index(snapshot).workloads.get(namespace, [])
+    return [w for w in found if pdb_selects_labels(pdb, kube.template_labels(w))]
+
+
+@check(
+    PATTERN,
+    "pdb-spec-blocks-drain",
+    requires=("PodDisruptionBudget",),
+    optional=(*WORKLOADS, "HorizontalPodAutoscaler"),
+)
+def pdb_spec_blocks_drain(snapshot: Snapshot) -> list[Gap]:
+    gaps = []
+    for pdb in snapshot.of("PodDisruptionBudget"):
+        spec = pdb.get("spec") or {}
+        unavailable, available = spec.get("maxUnavailable"), spec.get("minAvailable")
+        why = None
+        if unavailable in (0, "0", "0%"):
+            why = Text(
+                f"maxUnavailable is {unavailable}: no pod it selects may ever be evicted",
+                f"maxUnavailable 이 {unavailable} 이라 고르는 파드를 하나도 쫓아낼 수 없다",
+            )
+        elif available == "100%":
+            why = Text(
+                "minAvailable is 100%: no pod it selects may ever be evicted",
+                "minAvailable 이 100% 라 고르는 파드를 하나도 쫓아낼 수 없다",
+            )
+        elif isinstance(available, int) or (isinstance(available, str) and available.isdigit()):
+            wanted = int(available)
+            for workload in workloads_of(snapshot, pdb):
+                replicas = desired_replicas(workload, snapshot)
+                if wanted >= replicas:
+                    why = Text(
+                        f"minAvailable {wanted} is not below the {replicas} replica(s) of "
+                        f"{kube.ref(workload)} (HPA minimum included): at its usual size not one "
+                        "pod may be evicted",
+                        f"minAvailable {wanted} 이 {kube.ref(workload)} 의 복제본 {replicas}개"
+                        "(HPA 최소값 포함)보다 작지 않아, 평소 크기에서는 파드를 하나도 쫓아낼 수 "
+                        "없다",
+                    )
+                    break
+        if why is not None:
+            gaps.append(
+                Gap(
+                    (kube.ref(pdb),),
+                    Text(
+                        f"{why.en}: every node drain, node upgrade and autoscaler scale-down "
+                        "hangs on these pods until someone force-deletes them.",
+                        f"{why.ko}. 노드 드레인, 노드 업그레이드, 오토스케일러 축소가 모두 "
+                        "이 파드에서 멈추고, 누군가 강제로 지울 때까지 기다린다.",
+                    ),
+                )
+            )
+    return gaps
