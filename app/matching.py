@@ -38,7 +38,7 @@ EXACT_BOOST = 0.1  # per query word found as typed, not only as a stem
 
 @dataclass(frozen=True)
 class TermHits:
-    """One clause's incidents: sort ranks (ascending) with their bm25 scores (higher is better)."""
+    """One clause's incidents: sort ranks (each once) with their bm25 scores (higher is better)."""
 
     ranks: np.ndarray
     scores: np.ndarray

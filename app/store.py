@@ -18,7 +18,7 @@ import numpy as np
 from sqlalchemy import Engine, text
 
 from app.db import make_engine
-from app.matching import RERANK, TermHits, rerank, select
+from app.matching import COMMON, RERANK, TermHits, rerank, select
 from app.search import Clause, Query, Synonyms, Word, clause_expression, parse_query, word_keys
 from app.spelling import Speller
 from app.taxonomy import Taxonomy
@@ -206,8 +206,9 @@ class Store:
             for i, c in enumerate(query.clauses)
             if i in deciding and len(c.words) == 1 and not c.words[0].korean
         ]
-        head = [int(r) for r in selection.order[:RERANK]]
-        order = rerank(selection, self._texts(head), typed) if len(head) > 1 else selection.order
+        order = selection.order
+        if typed and len(order) > 1:
+            order = rerank(selection, self._texts([int(r) for r in order[:RERANK]]), typed)
         bits = int.from_bytes(
             np.packbits(
                 np.pad(selection.mask, (0, self.nbytes * 8 - self.total)), bitorder="little"
@@ -254,17 +255,32 @@ class Store:
             if hit is not None:
                 self._term_cache.move_to_end(expression)
                 return hit
-        # The DB-API cursor directly: thousands of (rowid, score) rows need no Row objects.
-        rows = self._fetchall(
-            "SELECT rowid, bm25(incident_fts, ?, ?, ?, ?) FROM incident_fts"
-            " WHERE incident_fts MATCH ?",
-            (*FIELD_WEIGHTS, expression),
-        )
-        rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        scores = np.fromiter((-r[1] for r in rows), dtype=np.float64, count=len(rows))
-        ranks = self.rank_of_id[rowids]
-        order = np.argsort(ranks, kind="stable")
-        hits = TermHits(ranks[order], scores[order])
+        raw = self.engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            count = cursor.execute(
+                "SELECT count(*) FROM incident_fts WHERE incident_fts MATCH ?", (expression,)
+            ).fetchone()[0]
+            if count > COMMON * self.total:
+                # In most of the library: bm25 gives it no weight (FTS5 clamps its IDF to ~0),
+                # and it does not decide the match, so its rowids are all that is needed.
+                cursor.execute(
+                    "SELECT rowid FROM incident_fts WHERE incident_fts MATCH ?", (expression,)
+                )
+                rowids = np.fromiter((r[0] for r in cursor), dtype=np.int64, count=count)
+                scores = np.zeros(count, dtype=np.float64)
+            else:
+                cursor.execute(
+                    "SELECT rowid, -bm25(incident_fts, ?, ?, ?, ?) FROM incident_fts"
+                    " WHERE incident_fts MATCH ?",
+                    (*FIELD_WEIGHTS, expression),
+                )
+                pairs = np.fromiter(cursor, dtype=np.dtype((np.float64, 2)), count=count)
+                rowids, scores = pairs[:, 0].astype(np.int64), pairs[:, 1]
+            cursor.close()
+        finally:
+            raw.close()
+        hits = TermHits(self.rank_of_id[rowids], scores)
         with self._lock:
             self._term_cache[expression] = hits
             while len(self._term_cache) > self._term_cache_size:
