@@ -10,9 +10,10 @@ import json
 import os
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from sqlalchemy import Engine, text
@@ -267,7 +268,8 @@ class Store:
                 cursor.execute(
                     "SELECT rowid FROM incident_fts WHERE incident_fts MATCH ?", (expression,)
                 )
-                rowids = np.fromiter((r[0] for r in cursor), dtype=np.int64, count=count)
+                rows = cast(Iterable[tuple[int]], cursor)
+                rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=count)
                 scores = np.zeros(count, dtype=np.float64)
             else:
                 cursor.execute(
@@ -275,7 +277,9 @@ class Store:
                     " WHERE incident_fts MATCH ?",
                     (*FIELD_WEIGHTS, expression),
                 )
-                pairs = np.fromiter(cursor, dtype=np.dtype((np.float64, 2)), count=count)
+                pairs = np.fromiter(
+                    cast(Iterable[tuple[int, float]], cursor), np.dtype((np.float64, 2)), count
+                )
                 rowids, scores = pairs[:, 0].astype(np.int64), pairs[:, 1]
             cursor.close()
         finally:
