@@ -49,6 +49,7 @@ STOPWORDS = frozenset(
         " after before during because due kept keep keeps got get gets went about again also"
         " any issue issues problem problems incident incidents happened happen thing things"
         " something somehow very"
+        " couldn didn wouldn wasn weren don doesn isn aren won can cannot shouldn hadn hasn"
         " 후 후에 때 때문 때문에 문제 문제가 중 및 등 것 수 더 또 그 이 저 관련 경우 뒤 다음 때의"
         " 사례 사건 이슈 어떤 있던 있었던 했던 됐던"
     ).split()
@@ -374,6 +375,9 @@ def _word_phrases(word: str) -> list[str]:
             return [f'"{word}" *']
         # Spacing variants: 데이터센터 also finds 데이터 센터 (bigrams never cross a space).
         splits = [_phrase([word[:k], word[k:]]) for k in range(2, len(word) - 1)]
+        if len(word) == 3:
+            # 노드풀 / 노드 풀: a one-syllable word is indexed on its own, apart from the bigrams.
+            splits = [f'("{word[:2]}" AND "{word[2]}")', f'("{word[0]}" AND "{word[1:]}")']
         return [_phrase([word]), *splits]
     compound = COMPOUND.match(word)
     if compound:

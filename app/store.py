@@ -132,7 +132,13 @@ class Store:
                 groups.setdefault(group, []).append(entry)
             self.synonyms = Synonyms.of(groups.values())
             words = conn.execute(text("SELECT word, docs FROM searchword"))
-            self.speller = Speller({str(word): int(docs) for word, docs in words})
+            docs = {str(word): int(docs) for word, docs in words}
+            # Synonym entries are words people type even where no incident writes them
+            # (쿠버네티스 when the text says Kubernetes): a typo of one is corrected to it.
+            for key in self.synonyms.groups:
+                if " " not in key:
+                    docs.setdefault(key, 1)
+            self.speller = Speller(docs)
 
     # -- facts -----------------------------------------------------------------------------
     def is_known(self, dimension: str, value: str) -> bool:
