@@ -50,9 +50,13 @@ class IncidentSummary(BaseModel):
 
 
 class Source(BaseModel):
+    """A report the incident is told from: the original first, then any copies."""
+
     url: str
     title: str
     publisher: str
+    kind: str = Field(default="original", description="original, or copy (a mirror, an archive).")
+    note: str | None = Field(default=None, description="Anything a reader needs to know.")
 
 
 class ExportItem(IncidentSummary):
@@ -80,6 +84,8 @@ class SearchCorrection(BaseModel):
 
 
 class SearchSynonym(BaseModel):
+    """A deciding word and the synonyms searched with it."""
+
     word: str
     also: list[str] = Field(description="Synonyms searched with it (data/synonyms.yaml).")
 

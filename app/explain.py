@@ -58,8 +58,12 @@ class SearchExplanation:
             else:
                 n, m, k = self.with_all, self.needed, len(self.words)
                 out.append(say("search.relaxed_few", lang, w=words, n=n, m=m, k=k))
-        for word, others in self.synonyms:
-            out.append(say("search.synonyms", lang, w=word, o=_em(others)))
+        if self.synonyms:
+            pairs = Markup("; ").join(
+                Markup("<em>{}</em> → {}").format(word, _em(others))
+                for word, others in self.synonyms
+            )
+            out.append(say("search.synonyms", lang, w=pairs))
         if self.unmatched:
             out.append(say("search.unmatched", lang, w=_em(self.unmatched)))
         if self.ignored:
@@ -96,7 +100,7 @@ def explain(hits: SearchHits, filters: Filter) -> SearchExplanation | None:
     synonyms = tuple(
         (_searched_text(s), others)
         for s in hits.searched
-        if (others := tuple(k for keys in s.keys for k in keys[1:]))
+        if s.deciding and (others := tuple(k for keys in s.keys for k in keys[1:]))
     )
     common = tuple(s.clause.text for s in hits.searched if not s.deciding)
     return SearchExplanation(

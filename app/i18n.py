@@ -54,10 +54,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Only {n} incidents have all of <em>{w}</em>; they come first, then those with at least {m} of the {k} words.",
         "모든 검색어가 들어간 사례 {n}건이 먼저 나오고, 그 뒤로 {k}개 중 {m}개 이상이 들어간 사례가 이어집니다: <em>{w}</em>",
     ),
-    "search.synonyms": (
-        "<em>{w}</em> also searched as {o}.",
-        "동의어도 함께 찾았습니다: <em>{w}</em> → {o}",
-    ),
+    "search.synonyms": ("Synonyms searched too: {w}.", "동의어도 함께 찾았습니다: {w}"),
     "search.unmatched": ("No incident mentions {w}.", "어느 사례에도 나오지 않는 단어: {w}"),
     "search.ignored": (
         "Not used to decide the match (too common), only for the order: {w}.",

@@ -123,6 +123,7 @@ class Store:
         self._search_cache_size = search_cache_size
         self._term_cache: OrderedDict[str, TermHits] = OrderedDict()
         self._term_cache_size = 4 * search_cache_size
+        self._term_cache_hits = 0  # incidents held by the cached terms, all together
         self._lock = threading.Lock()
         with self.engine.connect() as conn:
             groups: dict[int, list[str]] = {}
@@ -224,7 +225,7 @@ class Store:
         )
         return SearchHits(
             bits,
-            order.astype(np.int64),
+            order.astype(np.int32),
             query,
             tuple(
                 dataclasses.replace(info, deciding=i in deciding)
@@ -290,11 +291,19 @@ class Store:
             cursor.close()
         finally:
             raw.close()
-        hits = TermHits(self.rank_of_id[rowids], scores)
+        hits = TermHits(
+            self.rank_of_id[rowids].astype(np.int32), scores.astype(np.float32, copy=False)
+        )
         with self._lock:
-            self._term_cache[expression] = hits
-            while len(self._term_cache) > self._term_cache_size:
-                self._term_cache.popitem(last=False)
+            if expression not in self._term_cache:
+                self._term_cache[expression] = hits
+                self._term_cache_hits += hits.count
+            # Bounded by entries and by size: a word in every incident holds 8 bytes each.
+            while len(self._term_cache) > self._term_cache_size or (
+                self._term_cache_hits > TERM_CACHE_HITS and len(self._term_cache) > 1
+            ):
+                _, dropped = self._term_cache.popitem(last=False)
+                self._term_cache_hits -= dropped.count
         return hits
 
     def _texts(self, ranks: list[int]) -> dict[int, str]:
@@ -346,6 +355,7 @@ class Store:
 # bm25 weights of the FTS columns: title (with the ID), organisation, tags (labels, aliases,
 # slugs), body. A word in the title or naming the organisation says more than one in the text.
 FIELD_WEIGHTS = (8.0, 6.0, 3.0, 1.0)
+TERM_CACHE_HITS = 8_000_000  # at most ~64 MB of cached per-word hits per process
 
 
 ROW_COLUMNS = (
