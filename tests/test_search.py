@@ -3,6 +3,8 @@ hostile input."""
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.facets import Filter
 from app.incidents import list_incidents, result_bits
@@ -251,3 +253,21 @@ def test_search_tips_are_on_the_page_in_both_languages(client: TestClient) -> No
     assert (
         "검색 도움말" in client.get("/incidents", params={"lang": "ko"}, follow_redirects=True).text
     )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["OR", "-", '"', "또는", "-etcd", '"kernel', 'panic"', "k8s", "후"]),
+            st.text(alphabet=st.characters(codec="utf-8"), max_size=12),
+            st.text(alphabet="가나다라마바사아자차카타파하스토리지노드", min_size=1, max_size=6),
+        ),
+        max_size=30,
+    )
+)
+def test_any_search_text_searches_without_error(store: Store, words: list[str]) -> None:
+    q = " ".join(" ".join(words).split())[:500]
+    hits = store.search(q)
+    assert hits.bits.bit_count() == len(hits.by_relevance)
+    assert hits.bits >> store.total == 0
