@@ -6,15 +6,16 @@ emphasised, incident text escaped) and, for one incident, into a highlighted sni
 why-matched line ("matched the tag Shared network filesystem (alias weka)").
 """
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from app.facets import Filter
 from app.i18n import STRINGS
-from app.search import highlight, needle_pattern, needles, with_quoted
+from app.search import COMPOUND, HANGUL_RUN, STOPWORDS
 from app.store import Searched, SearchHits
 from app.taxonomy import TermInfo
 
@@ -204,3 +205,69 @@ def _why_one(
                 )
                 return say(key, lang, w=word.text, t=term.label(lang), a=alias), []
     return None, []
+
+
+# -- highlighting --------------------------------------------------------------------------------
+def needles(keys: Iterable[str]) -> list[str]:
+    """Substrings to look for in text for the given keys, longest first."""
+    out: list[str] = []
+    for key in keys:
+        parts = key.split()
+        if HANGUL_RUN.fullmatch(key.replace(" ", "")):
+            out.extend(parts)
+            continue
+        out.extend(_stem(p) for p in parts if (len(p) >= 2 or p.isdigit()) and p not in STOPWORDS)
+        if len(parts) > 1:
+            out.append(key)
+        compound = COMPOUND.match(key)
+        if compound:
+            out.append(f"{compound.group(1)} {compound.group(2)}")
+    return sorted(set(out), key=len, reverse=True)
+
+
+def _stem(word: str) -> str:
+    """A rough English stem for highlighting (needles match from the start of a word)."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and word.isalpha():
+            return word[: -len(suffix)]
+    return word
+
+
+def needle_pattern(found: Iterable[str]) -> re.Pattern[str] | None:
+    """One regex for the needles: Latin ones from the start of a word, Korean ones anywhere."""
+    parts = []
+    for needle in found:
+        escaped = re.escape(needle).replace(r"\ ", r"[\s_\-]+")
+        parts.append(escaped if HANGUL_RUN.search(needle) else rf"(?<![^\W_]){escaped}[^\W_]*")
+    return re.compile("|".join(parts), re.IGNORECASE) if parts else None
+
+
+def highlight(value: str, pattern: re.Pattern[str] | None, *, width: int = 220) -> Markup:
+    """An escaped excerpt of `value` around the first match, matches wrapped in <mark>."""
+    if pattern is None:
+        return Markup(escape(_clip(value, 0, width)))
+    first = pattern.search(value)
+    start = max(0, first.start() - width // 3) if first else 0
+    excerpt = _clip(value, start, width)
+    out: list[str] = []
+    last = 0
+    for m in pattern.finditer(excerpt):
+        out.append(str(escape(excerpt[last : m.start()])))
+        out.append(f"<mark>{escape(m.group(0))}</mark>")
+        last = m.end()
+    out.append(str(escape(excerpt[last:])))
+    return Markup("".join(out))
+
+
+def _clip(value: str, start: int, width: int) -> str:
+    excerpt = value[start : start + width]
+    prefix = "… " if start > 0 else ""
+    suffix = " …" if start + width < len(value) else ""
+    return prefix + excerpt + suffix
+
+
+def with_quoted(query_text: str, word: str) -> str:
+    """The search text with one word in quotes: "search for the original spelling"."""
+    pattern = re.compile(rf"(?<![\w\"]){re.escape(word)}(?![\w\"])")
+    replaced, count = pattern.subn(f'"{word}"', query_text, count=1)
+    return replaced if count else f'{query_text} "{word}"'
