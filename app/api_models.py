@@ -56,6 +56,8 @@ class IncidentSummary(BaseModel):
 
 
 class Source(BaseModel):
+    """A report the incident is told from: the original first, then any copies."""
+
     url: str
     title: str
     publisher: str
@@ -94,6 +96,36 @@ class PageLinks(BaseModel):
     prev: str | None
 
 
+class SearchCorrection(BaseModel):
+    """A word no incident has, searched as the nearest word of the library instead."""
+
+    typed: str
+    searched: str
+    url: str = Field(description="The same search keeping the typed spelling (quoted).")
+
+
+class SearchSynonym(BaseModel):
+    """A deciding word and the synonyms searched with it."""
+
+    word: str
+    also: list[str] = Field(description="Synonyms searched with it (data/synonyms.yaml).")
+
+
+class SearchInfo(BaseModel):
+    """How the search text `q` was read: the rule of graceful matching, applied."""
+
+    words: list[str] = Field(description="The words that decide the match, as searched.")
+    needed: int = Field(description="Every result has at least this many of `words`.")
+    relaxed: bool = Field(description="True when results need not have all of `words`.")
+    with_all: int = Field(description="Incidents in the library with all of `words`.")
+    corrections: list[SearchCorrection]
+    synonyms: list[SearchSynonym]
+    ignored: list[str] = Field(description="Words too common to decide the match.")
+    excluded: list[str] = Field(description="Words whose incidents are left out (-word).")
+    unmatched: list[str] = Field(description="Words no incident has.")
+    messages: list[str] = Field(description="The same, as the sentences the page shows.")
+
+
 class IncidentList(BaseModel):
     """One page of the incidents a filter selects, in the filter's sort order."""
 
@@ -104,6 +136,9 @@ class IncidentList(BaseModel):
     links: PageLinks
     html_url: str = Field(description="The same view as an HTML page.")
     items: list[IncidentSummary]
+    search: SearchInfo | None = Field(
+        default=None, description="How the search text was read (null without `q`)."
+    )
 
 
 class TermRef(BaseModel):

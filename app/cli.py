@@ -58,6 +58,38 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_eval_search(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from app.evaluation import EvalError, held, load_set, report, run
+    from app.store import Store
+
+    try:
+        judged = load_set(Path(args.set))
+    except EvalError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(args.db) if args.db else Path(tmp) / "eval.db"
+        if not args.db:
+            try:
+                build(Path(args.data), db)
+            except DataError as error:
+                return _report(error)
+        elif not db.exists():
+            print(f"error: no database at {db}", file=sys.stderr)
+            return 2
+        store = Store(db)
+        print(f"{args.set}: {len(judged)} judged queries against {store.total} incidents")
+        judged, absent = held(store, judged)
+        if absent:
+            names = ", ".join(sorted({j.expect for j in absent}))
+            print(f"left out: {len(absent)} queries name incidents not in this library ({names})")
+        print(report(run(store, judged), misses=args.misses))
+        store.engine.dispose()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "check":
@@ -89,6 +121,14 @@ def main(argv: list[str] | None = None) -> int:
         help="let browser pages on ORIGIN (default: any) read the API, feeds and exports",
     )
     p_serve.set_defaults(func=cmd_serve)
+    p_eval = sub.add_parser(
+        "eval-search", help="measure search on judged queries: hit@1, hit@5, MRR, zero results"
+    )
+    p_eval.add_argument("--set", default="tests/search_eval/dev.yaml")
+    p_eval.add_argument("--data", default="data", help="library to build and search")
+    p_eval.add_argument("--db", default="", help="search this built database instead")
+    p_eval.add_argument("--misses", action="store_true", help="list the queries missed")
+    p_eval.set_defaults(func=cmd_eval_search)
     sub.add_parser("check", help="check a Kubernetes snapshot or cluster (see check --help)")
     args = parser.parse_args(argv)
     code: int = args.func(args)

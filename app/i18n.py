@@ -25,6 +25,61 @@ STRINGS: dict[str, tuple[str, str]] = {
         "etcd, DNS 타임아웃, 전력 장애 …",
     ),
     "search.button": ("Search", "검색"),
+    # search syntax and explanations (app/search.py, app/explain.py)
+    "search.tips": ("Search tips", "검색 도움말"),
+    "search.tips.exclude": (
+        "leaves out incidents that mention etcd",
+        "etcd 가 나오는 사례를 뺍니다",
+    ),
+    "search.tips.or": ("finds either word", "두 단어 중 하나만 있어도 찾습니다"),
+    "search.tips.phrase": (
+        "finds the words together, exactly as written (no spelling correction)",
+        "따옴표 안의 말을 쓴 그대로 붙어 있는 것만 찾습니다 (오타 교정 없음)",
+    ),
+    "search.tips.relaxed": (
+        "Incidents with all your words come first; when fewer than 10 have them all, those with most of them follow. Words like “the” or “after” are left out, misspelt words are corrected, and synonyms (k8s, 쿠버네티스) count as the same word.",
+        "검색어를 모두 가진 사례가 먼저 나오고, 그런 사례가 10건보다 적으면 가장 많이 가진 사례가 뒤따릅니다. '후', '때문에' 같은 말은 빼고, 오타는 고치며, 동의어(k8s, 쿠버네티스)는 같은 말로 칩니다.",
+    ),
+    "search.why": ("Why:", "찾은 이유:"),
+    # sentences with markup around their blanks; app/explain.py escapes the values
+    "search.corrected": (
+        'Showing results for <em>{s}</em> (search for <a href="{u}">{t}</a> instead).',
+        '<em>{s}</em> 검색 결과입니다. (<a href="{u}">{t}</a> 그대로 찾기)',
+    ),
+    "search.relaxed_none": (
+        "No incident has all of <em>{w}</em>; showing those with most of them.",
+        "모든 검색어가 들어간 사례가 없어, 가장 많이 들어간 사례부터 보여 줍니다: <em>{w}</em>",
+    ),
+    "search.relaxed_few": (
+        "Only {n} incidents have all of <em>{w}</em>; they come first, then those with at least {m} of the {k} words.",
+        "모든 검색어가 들어간 사례 {n}건이 먼저 나오고, 그 뒤로 {k}개 중 {m}개 이상이 들어간 사례가 이어집니다: <em>{w}</em>",
+    ),
+    "search.synonyms": ("Synonyms searched too: {w}.", "동의어도 함께 찾았습니다: {w}"),
+    "search.unmatched": ("No incident mentions {w}.", "어느 사례에도 나오지 않는 단어: {w}"),
+    "search.ignored": (
+        "Not used to decide the match (too common), only for the order: {w}.",
+        "결과를 가르지 않고 순서에만 반영한 단어(너무 흔함): {w}",
+    ),
+    "search.excluded": (
+        "Leaving out incidents that mention {w}.",
+        "이 단어가 나오는 사례는 뺐습니다: {w}",
+    ),
+    "search.why.missing": (
+        "{k} of {n} words; not found: {w}",
+        "검색어 {n}개 중 {k}개, 없는 단어: {w}",
+    ),
+    "search.why.synonym": (
+        "<em>{w}</em> as <em>{k}</em> (synonym)",
+        "<em>{w}</em>: 동의어 <em>{k}</em>",
+    ),
+    "search.why.tag": (
+        "<em>{w}</em>: matched the tag <em>{t}</em>",
+        "<em>{w}</em>: 분류 <em>{t}</em> 일치",
+    ),
+    "search.why.alias": (
+        "<em>{w}</em>: matched the tag <em>{t}</em> (alias {a})",
+        "<em>{w}</em>: 분류 <em>{t}</em> (별칭 {a}) 일치",
+    ),
     "applied": ("Applied filters", "적용된 필터"),
     "clear_all": ("Clear all", "모두 풀기"),
     "remove": ("Remove", "빼기"),

@@ -11,7 +11,7 @@ import json
 import multiprocessing
 import os
 import sqlite3
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,8 +24,8 @@ from pydantic import ValidationError
 
 from app.checks.patterns import PatternsError, load_patterns
 from app.config import ROOT
-from app.schema import DIMENSIONS, IncidentFile, TaxonomyFile
-from app.search import index_text
+from app.schema import DIMENSIONS, IncidentFile, SynonymsFile, TaxonomyFile
+from app.search import index_text, normal_key, words_of
 
 
 @dataclass(frozen=True)
@@ -80,6 +80,42 @@ def load_taxonomy(data_dir: Path) -> TaxonomyFile:
     if problems:
         raise DataError(problems)
     return taxonomy
+
+
+def load_synonyms(data_dir: Path) -> list[list[str]]:
+    """data/synonyms.yaml as lists of entries ([] when the optional file is absent).
+
+    :raises DataError: when the file is invalid, an entry has no searchable word, or an entry
+        appears twice (in one group or in two).
+    """
+    path = data_dir / "synonyms.yaml"
+    if not path.exists():
+        return []
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise DataError([Problem(str(path), "(file)", f"not valid YAML: {exc}")]) from None
+    try:
+        synonyms = SynonymsFile.model_validate(raw)
+    except ValidationError as exc:
+        raise DataError(_problems_from(str(path), exc)) from None
+    problems = []
+    seen: dict[str, str] = {}
+    for number, group in enumerate(synonyms.groups):
+        for position, entry in enumerate(group):
+            where = f"groups.{number}.{position}"
+            key = normal_key(entry)
+            if not key:
+                problems.append(Problem(str(path), where, f"'{entry}' has no searchable word"))
+            elif key in seen:
+                problems.append(
+                    Problem(str(path), where, f"'{entry}' is already listed at {seen[key]}")
+                )
+            else:
+                seen[key] = where
+    if problems:
+        raise DataError(problems)
+    return [list(group) for group in synonyms.groups]
 
 
 def load_patterns_raw(data_dir: Path) -> list[dict[str, Any]]:
@@ -164,7 +200,8 @@ class Prepared:
     row: tuple[Any, ...]
     tags: tuple[tuple[str, str], ...]
     patterns: tuple[str, ...]
-    fts: tuple[str, str, str]
+    fts: tuple[str, str, str, str]
+    words: frozenset[str]  # vocabulary words, for typo correction
 
 
 SECTIONS = ("symptom", "trigger", "detection", "actions", "follow_ups", "lessons")
@@ -218,7 +255,6 @@ def _shape(where: str, incident: IncidentFile, vocabulary: Vocabulary) -> Prepar
             texts.extend(item if isinstance(item, list) else [item])
     pairs = tuple(dict.fromkeys((dim, slug) for dim in DIMENSIONS for slug in tags[dim]))
     tag_text = " ".join(f"{vocabulary.labels[pair]} {pair[1]}" for pair in pairs)
-    title = f"{incident.id} {incident.organization} {incident.title.en} {incident.title.ko}"
     row = (
         incident.id,
         incident.organization,
@@ -235,8 +271,16 @@ def _shape(where: str, incident: IncidentFile, vocabulary: Vocabulary) -> Prepar
         incident.duration,
         incident.review.model_dump_json() if incident.review else None,
     )
-    fts = (index_text(title), index_text(" ".join(texts)), index_text(tag_text))
-    return Prepared(incident.id, where, row, pairs, tuple(incident.patterns), fts)
+    title = f"{incident.id} {incident.title.en} {incident.title.ko}"
+    body_text = " ".join(texts)
+    fts = (
+        index_text(title),
+        index_text(incident.organization),
+        index_text(tag_text),
+        index_text(body_text),
+    )
+    words = frozenset(words_of(f"{title} {incident.organization} {tag_text} {body_text}"))
+    return Prepared(incident.id, where, row, pairs, tuple(incident.patterns), fts, words)
 
 
 def prepared_incidents(
@@ -298,6 +342,7 @@ def validate(data_dir: Path) -> int:
     """
     taxonomy = load_taxonomy(data_dir)
     patterns = load_patterns_raw(data_dir)
+    load_synonyms(data_dir)
     vocabulary = Vocabulary.of(taxonomy, {p["slug"] for p in patterns})
     problems: list[Problem] = []
     count = sum(1 for _ in _checked(data_dir, vocabulary, problems))
@@ -321,20 +366,27 @@ def build(data_dir: Path, db_path: Path) -> int:
     """
     taxonomy = load_taxonomy(data_dir)
     patterns = load_patterns_raw(data_dir)
+    synonyms = load_synonyms(data_dir)
     db_path = db_path.resolve()
     db_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = db_path.with_name(f".{db_path.name}.tmp-{os.getpid()}")
     tmp.unlink(missing_ok=True)
     try:
         migrate(tmp)
-        count = _load(tmp, data_dir, taxonomy, patterns)
+        count = _load(tmp, data_dir, taxonomy, patterns, synonyms)
         os.replace(tmp, db_path)
     finally:
         tmp.unlink(missing_ok=True)
     return count
 
 
-def _load(db: Path, data_dir: Path, taxonomy: TaxonomyFile, patterns: list[dict[str, Any]]) -> int:
+def _load(
+    db: Path,
+    data_dir: Path,
+    taxonomy: TaxonomyFile,
+    patterns: list[dict[str, Any]],
+    synonyms: list[list[str]],
+) -> int:
     conn = sqlite3.connect(db)
     try:
         conn.execute("PRAGMA journal_mode=OFF")
@@ -349,13 +401,16 @@ def _load(db: Path, data_dir: Path, taxonomy: TaxonomyFile, patterns: list[dict[
         # it, so HTTP validators (ETag) agree across replicas and change only with the data.
         content = hashlib.sha256(taxonomy.model_dump_json().encode())
         content.update(json.dumps(patterns, sort_keys=True, ensure_ascii=False).encode())
+        words: Counter[str] = Counter()
         for incident in _checked(data_dir, vocabulary, problems):
             if not problems:  # after the first problem, keep validating but stop writing
                 _insert_incident(conn, incident, term_ids, pattern_ids)
                 content.update(repr((incident.row, incident.tags, incident.patterns)).encode())
+                words.update(incident.words)
             count += 1
         if problems:
             raise DataError(problems)
+        _insert_search_words(conn, words, synonyms)
         parents = {t.slug: t.parent for t in taxonomy.component if t.parent}
         _rank_and_index(conn, parents)
         built_at = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
@@ -401,6 +456,17 @@ def _insert_terms(conn: sqlite3.Connection, taxonomy: TaxonomyFile) -> dict[tupl
     return ids
 
 
+def _insert_search_words(
+    conn: sqlite3.Connection, words: Counter[str], synonyms: list[list[str]]
+) -> None:
+    """The vocabulary (word -> incidents using it) for typo correction, and the synonyms."""
+    conn.executemany("INSERT INTO searchword (word, docs) VALUES (?, ?)", sorted(words.items()))
+    conn.executemany(
+        "INSERT INTO searchsynonym (group_id, position, entry) VALUES (?, ?, ?)",
+        [(g, p, entry) for g, group in enumerate(synonyms) for p, entry in enumerate(group)],
+    )
+
+
 def _insert_patterns(conn: sqlite3.Connection, patterns: list[dict[str, Any]]) -> dict[str, int]:
     ids: dict[str, int] = {}
     for position, pattern in enumerate(patterns):
@@ -441,7 +507,7 @@ def _insert_incident(
         [(rowid, pattern_ids[slug]) for slug in incident.patterns],
     )
     conn.execute(
-        "INSERT INTO incident_fts (rowid, title, body, tags) VALUES (?, ?, ?, ?)",
+        "INSERT INTO incident_fts (rowid, title, organization, tags, body) VALUES (?, ?, ?, ?, ?)",
         (rowid, *incident.fts),
     )
 

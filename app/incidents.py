@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
+from app.explain import SearchExplanation, explain, match_of
 from app.facets import Filter, Selection, split_token
 from app.schema import DIMENSIONS
-from app.search import highlight, matches_text
 from app.store import Store
 from app.taxonomy import TermInfo
 
@@ -94,9 +94,10 @@ class IncidentCard:
     title: str
     tags: dict[str, list[TermInfo]]
     body: dict[str, Any]
-    snippet: Any = None
+    snippet: Any = None  # Markup: the text around the searched words, highlighted
     patterns: tuple[str, ...] = ()
     duration: int | None = None  # minutes of impact, where the report gives start and end
+    why: Any = None  # Markup: why it matched, when not plainly by its text (synonym, tag)
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,7 @@ class IncidentPage:
     patterns: tuple[PatternCount, ...]
     notices: tuple[str, ...] = ()
     page_urls: dict[str, str] = field(default_factory=dict)
+    search: SearchExplanation | None = None  # what the search did (relaxed, corrected ...)
 
 
 def parse_filter(store: Store, pairs: list[tuple[str, str]]) -> Filter:
@@ -269,6 +271,7 @@ def list_incidents(
         patterns=_patterns(store, bits, lang),
         notices=tuple(notices),
         page_urls=_page_urls(filters, page, pages),
+        search=explain(store.search(filters.q), filters) if filters.q else None,
     )
 
 
@@ -484,7 +487,7 @@ def card(store: Store, row: dict[str, Any], lang: str, q: str) -> IncidentCard:
     }
     body: dict[str, Any] = json.loads(row["body_json"]) if "body_json" in row else {}
     title = row["title_ko"] if lang == "ko" else row["title_en"]
-    snippet = _snippet(body, title, lang, q) if q else None
+    match = match_of(store.search(q), title, body, tags, lang) if q and body else None
     return IncidentCard(
         slug=row["slug"],
         organization=row["organization"],
@@ -493,28 +496,11 @@ def card(store: Store, row: dict[str, Any], lang: str, q: str) -> IncidentCard:
         title=title,
         tags=tags,
         body=body,
-        snippet=snippet,
+        snippet=match.snippet if match else None,
         patterns=tuple(json.loads(row["patterns_json"])),
         duration=row.get("duration"),
+        why=match.why if match else None,
     )
-
-
-def _snippet(body: dict[str, Any], title: str, lang: str, q: str) -> Any:
-    other = "en" if lang == "ko" else "ko"
-    for language in (lang, other):
-        for name in ("symptom", "trigger", "detection", "lessons", "actions", "follow_ups"):
-            section = body.get(name)
-            if not section:
-                continue
-            value = section[language]
-            texts = value if isinstance(value, list) else [value]
-            for item in texts:
-                if matches_text([item], q):
-                    return highlight(item, q)
-    if matches_text([title], q):
-        return None  # the title already shows the match
-    section = body.get("symptom")
-    return highlight(section[lang], q) if section else None
 
 
 @dataclass(frozen=True)

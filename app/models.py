@@ -78,3 +78,18 @@ class Meta(SQLModel, table=True):
 
     key: str = Field(primary_key=True)
     value: str
+
+
+class SearchWord(SQLModel, table=True):
+    """A word of the indexed text and how many incidents use it: the typo corrector's list."""
+
+    word: str = Field(primary_key=True)
+    docs: int
+
+
+class SearchSynonym(SQLModel, table=True):
+    """One entry of a synonym group from data/synonyms.yaml (group and position in the file)."""
+
+    group_id: int = Field(primary_key=True)
+    position: int = Field(primary_key=True)
+    entry: str

@@ -174,3 +174,13 @@ def parse_date(value: int | str) -> tuple[int, int, int]:
     if month:
         dt.date(year, month, day or 1)  # raises ValueError for 2019-13 or 2019-02-30
     return year, month, day
+
+
+class SynonymsFile(Strict):
+    """data/synonyms.yaml: groups of words and phrases that a search treats as the same.
+
+    Each group lists two or more entries in either language (k8s, kubernetes, 쿠버네티스); an
+    entry may be several words ("out of memory", "인증서 만료"). An entry belongs to one group.
+    """
+
+    groups: list[Annotated[list[Text], Field(min_length=2)]] = Field(min_length=1)

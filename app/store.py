@@ -5,20 +5,24 @@ Every facet value's incidents are a bitset over `sort_rank` (bit 0 = newest), co
 ANDs and popcounts whatever the library's size. Rows are read from SQLite only for the page shown.
 """
 
+import dataclasses
 import datetime as dt
 import json
 import os
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from sqlalchemy import Engine, text
 
 from app.db import make_engine
-from app.search import match_expression
+from app.matching import COMMON, RERANK, TermHits, rerank, select
+from app.search import Clause, Query, Synonyms, Word, clause_expression, parse_query, word_keys
+from app.spelling import Speller
 from app.taxonomy import Taxonomy
 from app.templating import PageCache
 
@@ -35,11 +39,33 @@ class PatternInfo:
 
 
 @dataclass(frozen=True)
+class Searched:
+    """How one clause of the query was searched: as typed, or corrected, with its synonyms."""
+
+    clause: Clause
+    keys: tuple[tuple[str, ...], ...]  # per word of the clause: its key, then its synonyms'
+    corrected: tuple[tuple[str, str], ...] = ()  # (as typed, as searched)
+    count: int = 0  # incidents it matches on its own
+    deciding: bool = True
+
+
+@dataclass(frozen=True)
 class SearchHits:
-    """Incidents matching one search text: a bitset and the ranks in relevance order."""
+    """Incidents matching one search text: a bitset, the ranks in relevance order, and how
+    the text was read (for the page's explanation and each card's why-matched line)."""
 
     bits: int
     by_relevance: np.ndarray
+    query: Query = Query()
+    searched: tuple[Searched, ...] = ()
+    excluded: tuple[Searched, ...] = ()
+    needed: int = 0  # m: deciding words every result has at least
+    deciding: int = 0  # n
+    with_all: int = 0  # incidents with every deciding word
+
+    @property
+    def relaxed(self) -> bool:
+        return self.needed < self.deciding
 
 
 class Store:
@@ -104,7 +130,25 @@ class Store:
         self.pages = PageCache(page_cache_size)
         self._search_cache: OrderedDict[str, SearchHits] = OrderedDict()
         self._search_cache_size = search_cache_size
+        self._term_cache: OrderedDict[str, TermHits] = OrderedDict()
+        self._term_cache_size = 4 * search_cache_size
+        self._term_cache_hits = 0  # incidents held by the cached terms, all together
         self._lock = threading.Lock()
+        with self.engine.connect() as conn:
+            groups: dict[int, list[str]] = {}
+            for group, entry in conn.execute(
+                text("SELECT group_id, entry FROM searchsynonym ORDER BY group_id, position")
+            ):
+                groups.setdefault(group, []).append(entry)
+            self.synonyms = Synonyms.of(groups.values())
+            words = conn.execute(text("SELECT word, docs FROM searchword"))
+            docs = {str(word): int(docs) for word, docs in words}
+            # Synonym entries are words people type even where no incident writes them
+            # (쿠버네티스 when the text says Kubernetes): a typo of one is corrected to it.
+            for key in self.synonyms.groups:
+                if " " not in key:
+                    docs.setdefault(key, 1)
+            self.speller = Speller(docs)
 
     # -- facts -----------------------------------------------------------------------------
     @property
@@ -160,7 +204,7 @@ class Store:
 
     # -- search ----------------------------------------------------------------------------
     def search(self, q: str) -> SearchHits:
-        """Incidents matching q (cached by the normalised text, bounded LRU)."""
+        """Incidents matching q by the rule of app/matching.py (cached by text, bounded LRU)."""
         with self._lock:
             hit = self._search_cache.get(q)
             if hit is not None:
@@ -174,21 +218,125 @@ class Store:
         return hits
 
     def _search_uncached(self, q: str) -> SearchHits:
-        expression = match_expression(q)
-        if expression is None:
-            return SearchHits(0, np.empty(0, dtype=np.int64))
-        # The DB-API cursor directly: thousands of one-integer rows need no Row objects.
-        rows = self._fetchall(
-            "SELECT rowid FROM incident_fts WHERE incident_fts MATCH ?"
-            " ORDER BY bm25(incident_fts, 10.0, 1.0, 4.0)",
-            (expression,),
+        query = parse_query(q, self.synonyms)
+        if query.empty:
+            return SearchHits(0, np.empty(0, dtype=np.int64), query)
+        searched = [self._searched(clause, correct=True) for clause in query.clauses]
+        excluded = [self._searched(clause, correct=False) for clause in query.excluded]
+        selection = select(
+            self.total,
+            [hits for _, hits in searched],
+            required=[i for i, c in enumerate(query.clauses) if c.required],
+            excluded=[hits for _, hits in excluded],
         )
-        rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        order = self.rank_of_id[rowids]
-        selected = np.zeros(self.nbytes * 8, dtype=bool)
-        selected[order] = True
-        bits = int.from_bytes(np.packbits(selected, bitorder="little").tobytes(), "little")
-        return SearchHits(bits, order)
+        deciding = set(selection.deciding)
+        typed = [
+            c.words[0].key
+            for i, c in enumerate(query.clauses)
+            if i in deciding and len(c.words) == 1 and not c.words[0].korean
+        ]
+        order = selection.order
+        if typed and len(order) > 1:
+            order = rerank(selection, self._texts([int(r) for r in order[:RERANK]]), typed)
+        bits = int.from_bytes(
+            np.packbits(
+                np.pad(selection.mask, (0, self.nbytes * 8 - self.total)), bitorder="little"
+            ).tobytes(),
+            "little",
+        )
+        return SearchHits(
+            bits,
+            order.astype(np.int32),
+            query,
+            tuple(
+                dataclasses.replace(info, deciding=i in deciding)
+                for i, (info, _) in enumerate(searched)
+            ),
+            tuple(info for info, _ in excluded),
+            selection.needed,
+            len(selection.deciding),
+            selection.with_all,
+        )
+
+    def _searched(self, clause: Clause, *, correct: bool) -> tuple[Searched, TermHits]:
+        """A clause's hits; a word no incident has is corrected to the nearest known word."""
+        hits = self._term(clause_expression(clause, self.synonyms))
+        corrections: list[tuple[str, str]] = []
+        if not hits.count and correct:
+            words: list[Word] = []
+            for word in clause.words:
+                fixed = self.speller.correct(word)
+                if fixed is None:
+                    words.append(word)
+                else:
+                    corrections.append((word.text, fixed))
+                    words.append(Word(word.text, fixed, word.korean))
+            if corrections:
+                clause = Clause(tuple(words), clause.required)
+                hits = self._term(clause_expression(clause, self.synonyms))
+        keys = tuple(word_keys(w, self.synonyms) for w in clause.words)
+        return Searched(clause, keys, tuple(corrections), hits.count), hits
+
+    def _term(self, expression: str) -> TermHits:
+        """One clause's incidents and bm25 scores, over the whole library (cached)."""
+        with self._lock:
+            hit = self._term_cache.get(expression)
+            if hit is not None:
+                self._term_cache.move_to_end(expression)
+                return hit
+        raw = self.engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            count = cursor.execute(
+                "SELECT count(*) FROM incident_fts WHERE incident_fts MATCH ?", (expression,)
+            ).fetchone()[0]
+            if count > COMMON * self.total:
+                # In most of the library: bm25 gives it no weight (FTS5 clamps its IDF to ~0),
+                # and it does not decide the match, so its rowids are all that is needed.
+                cursor.execute(
+                    "SELECT rowid FROM incident_fts WHERE incident_fts MATCH ?", (expression,)
+                )
+                rows = cast(Iterable[tuple[int]], cursor)
+                rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=count)
+                scores = np.zeros(count, dtype=np.float64)
+            else:
+                cursor.execute(
+                    "SELECT rowid, -bm25(incident_fts, ?, ?, ?, ?) FROM incident_fts"
+                    " WHERE incident_fts MATCH ?",
+                    (*FIELD_WEIGHTS, expression),
+                )
+                pairs = np.fromiter(
+                    cast(Iterable[tuple[int, float]], cursor), np.dtype((np.float64, 2)), count
+                )
+                rowids, scores = pairs[:, 0].astype(np.int64), pairs[:, 1]
+            cursor.close()
+        finally:
+            raw.close()
+        hits = TermHits(
+            self.rank_of_id[rowids].astype(np.int32), scores.astype(np.float32, copy=False)
+        )
+        with self._lock:
+            if expression not in self._term_cache:
+                self._term_cache[expression] = hits
+                self._term_cache_hits += hits.count
+            # Bounded by entries and by size: a word in every incident holds 8 bytes each.
+            while len(self._term_cache) > self._term_cache_size or (
+                self._term_cache_hits > TERM_CACHE_HITS and len(self._term_cache) > 1
+            ):
+                _, dropped = self._term_cache.popitem(last=False)
+                self._term_cache_hits -= dropped.count
+        return hits
+
+    def _texts(self, ranks: list[int]) -> dict[int, str]:
+        """Title and English body of a few incidents, for the phrase and exact-word boosts."""
+        if not ranks:
+            return {}
+        placeholders = ",".join(str(r) for r in ranks)
+        rows = self._fetchall(
+            "SELECT sort_rank, title_en, body_json FROM incident"
+            f" WHERE sort_rank IN ({placeholders})"
+        )
+        return {rank: f"{title} {body}" for rank, title, body in rows}
 
     # -- rows ------------------------------------------------------------------------------
     def rows_by_rank(self, ranks: list[int], *, light: bool = False) -> list[dict[str, Any]]:
@@ -223,6 +371,12 @@ class Store:
             f"SELECT {', '.join(ROW_COLUMNS)} FROM incident WHERE slug = ?", (slug,)
         )
         return dict(zip(ROW_COLUMNS, rows[0], strict=True)) if rows else None
+
+
+# bm25 weights of the FTS columns: title (with the ID), organisation, tags (labels, aliases,
+# slugs), body. A word in the title or naming the organisation says more than one in the text.
+FIELD_WEIGHTS = (8.0, 6.0, 3.0, 1.0)
+TERM_CACHE_HITS = 8_000_000  # at most ~64 MB of cached per-word hits per process
 
 
 ROW_COLUMNS = (

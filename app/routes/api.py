@@ -18,6 +18,9 @@ from app.api_models import (
     PatternOut,
     PatternRef,
     Review,
+    SearchCorrection,
+    SearchInfo,
+    SearchSynonym,
     Source,
     TagTerms,
     TaxonomyOut,
@@ -25,6 +28,7 @@ from app.api_models import (
     TermRef,
 )
 from app.deps import FilterDep, SettingsDep, StoreDep
+from app.explain import explain
 from app.exports import absolute, iter_rows, summary_item
 from app.facets import KEYS, Filter, FilterError
 from app.incidents import FACET_KINDS, Facet
@@ -124,6 +128,29 @@ def read_incidents(
         links=_page_links(filters, page, pages, base),
         html_url=absolute(base, filters.with_(page=page).url()),
         items=[summary_item(store, row, base) for row in store.rows_by_rank(ranks)],
+        search=_search_info(store, filters, base),
+    )
+
+
+def _search_info(store: Store, filters: Filter, base: str) -> SearchInfo | None:
+    """The page's search explanation as fields (app/explain.py builds both)."""
+    explained = explain(store.search(filters.q), filters) if filters.q else None
+    if explained is None:
+        return None
+    return SearchInfo(
+        words=list(explained.words),
+        needed=explained.needed,
+        relaxed=explained.relaxed,
+        with_all=explained.with_all,
+        corrections=[
+            SearchCorrection(typed=c.typed, searched=c.searched, url=absolute(base, c.url))
+            for c in explained.corrections
+        ],
+        synonyms=[SearchSynonym(word=w, also=list(o)) for w, o in explained.synonyms],
+        ignored=list(explained.ignored),
+        excluded=list(explained.excluded),
+        unmatched=list(explained.unmatched),
+        messages=explained.text(),
     )
 
 
