@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse, Response
 from jinja2_fragments import render_block
 from jinja2_fragments.fastapi import Jinja2Blocks
 
-from app.facets import Filter
+from app.facets import Filter, encode_query
 from app.i18n import COOKIE, format_duration, translate
 
 
@@ -41,6 +41,14 @@ def incident_url(slug: str, lang: str = "") -> str:
     return Filter(lang=lang if lang == "ko" else "").url(f"/incidents/{slug}")
 
 
+def export_url(filters: Filter, path: str, **extra: str) -> str:
+    """A feed or export of the list's filters (page 1), with its own parameters after them
+    (`bom=1` on the CSV for Excel)."""
+    pairs = [*filters.with_(page=1).query_pairs(), *extra.items()]
+    query = encode_query(pairs)
+    return f"{path}?{query}" if query else path
+
+
 def make_templates(directory: Path) -> Jinja2Blocks:
     templates = Jinja2Blocks(directory=str(directory))
     templates.env.trim_blocks = True
@@ -48,6 +56,7 @@ def make_templates(directory: Path) -> Jinja2Blocks:
     templates.env.globals["tag_url"] = tag_url
     templates.env.globals["incident_url"] = incident_url
     templates.env.globals["format_duration"] = format_duration
+    templates.env.globals["export_url"] = export_url
     return templates
 
 

@@ -120,10 +120,13 @@ def test_korean_page_uses_seed_labels(client: TestClient) -> None:
     assert response.status_code == 200
     html = response.text
     assert '<html lang="ko">' in html
-    for label in ("적용된 필터", "모두 풀기", "용량 한계", "미검증 가정", "원인별", "추천 필터"):
+    for label in ("적용된 필터", "모두 풀기", "용량 한계", "미검증 가정", "원인별"):
         assert label in html
     assert "검색어 없이 필터만 적용한 목록입니다. 최근 사례부터입니다." in html
     assert response.cookies.get("lang") == "ko"
+    # 추천 필터 appear once there is search text to recommend from
+    searched = client.get("/incidents?q=%EC%A0%84%EB%A0%A5&lang=ko").text
+    assert "추천 필터" in searched and "전력" in searched
 
 
 def test_accept_language_chooses_korean(app: object) -> None:
@@ -150,8 +153,16 @@ def test_incident_page_shows_every_section_and_sources(client: TestClient) -> No
     response = client.get("/incidents/IL-0129")
     assert response.status_code == 200
     html = response.text
-    for heading in ("Symptom", "Trigger", "Cause", "Component", "Detection", "Actions", "Lessons"):
-        assert f"<dt>{heading}</dt>" in html
+    for anchor, heading in (
+        ("symptom", "Symptom"),
+        ("trigger", "Trigger"),
+        ("cause", "Cause"),
+        ("component", "Component"),
+        ("detection", "Detection"),
+        ("actions", "Actions"),
+        ("lessons", "Lessons"),
+    ):  # each section has an anchor of its own to link to
+        assert f'<dt id="{anchor}">{heading} <a class="anchor" href="#{anchor}"' in html
     assert 'rel="noopener noreferrer external"' in html
     assert 'href="/incidents?component=shared-network-filesystem"' in html
     assert "Related incidents" in html
@@ -159,7 +170,7 @@ def test_incident_page_shows_every_section_and_sources(client: TestClient) -> No
 
 def test_incident_page_in_korean(client: TestClient) -> None:
     html = client.get("/incidents/IL-0094?lang=ko").text
-    assert "<dt>증상</dt>" in html and "<dt>교훈</dt>" in html
+    assert '<dt id="symptom">증상 ' in html and '<dt id="lessons">교훈 ' in html
     assert "JupyterHub 클러스터에서" in html
 
 

@@ -2,8 +2,9 @@
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
@@ -45,6 +46,35 @@ def page(browser: Browser) -> Iterator[Page]:
     yield page
     context.close()
     assert not errors, f"the page reported errors: {errors}"
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+@pytest.fixture()
+def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
+    """Pages in contexts of their own (phone, dark, no JavaScript ...); errors fail the test."""
+    contexts = []
+    errors: list[str] = []
+
+    def make(**options: Any) -> Page:
+        context = browser.new_context(**{"locale": "en-US", **options})
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, f"the page reported errors: {errors}"
+
+
+@pytest.fixture()
+def phone(new_page: Callable[..., Page]) -> Page:
+    """Chromium as a 390×844 phone."""
+    return new_page(**PHONE)
 
 
 @pytest.fixture()
