@@ -1,5 +1,6 @@
 """One Jinja2 environment; render a whole page or, for htmx, one named block of it."""
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -11,6 +12,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 from jinja2_fragments import render_block
+from markupsafe import Markup, escape
 from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app.facets import Filter, encode_query
@@ -49,6 +51,15 @@ def export_url(filters: Filter, path: str, **extra: str) -> str:
     return f"{path}?{query}" if query else path
 
 
+CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def code_spans(text: str) -> Markup:
+    """Text with its `backticked` parts as <code>, everything escaped (API descriptions)."""
+    escaped = str(escape(text))
+    return Markup(CODE_SPAN.sub(r"<code>\1</code>", escaped))
+
+
 def make_templates(directory: Path) -> Jinja2Blocks:
     templates = Jinja2Blocks(directory=str(directory))
     templates.env.trim_blocks = True
@@ -57,6 +68,7 @@ def make_templates(directory: Path) -> Jinja2Blocks:
     templates.env.globals["incident_url"] = incident_url
     templates.env.globals["format_duration"] = format_duration
     templates.env.globals["export_url"] = export_url
+    templates.env.filters["code_spans"] = code_spans
     return templates
 
 
