@@ -24,13 +24,20 @@ def _page(
     *,
     report: dict[str, object] | None = None,
     error: str = "",
+    pasted: str = "",
     status_code: int = 200,
 ) -> Response:
+    """The checker page; after an error the pasted text is shown again to be corrected."""
     return render(
         request,
         templates,
         "checks/detail.html",
-        {"report": report, "error": error, "snapshot_command": SNAPSHOT_COMMAND},
+        {
+            "report": report,
+            "error": error,
+            "pasted": pasted,
+            "snapshot_command": SNAPSHOT_COMMAND,
+        },
         view=view,
         status_code=status_code,
     )
@@ -69,16 +76,17 @@ async def check_snapshot(
     if upload is not None and upload.filename:
         data = await upload.read(limit + 1)
     if not data.strip():
-        return _page(
-            request, templates, view, error="Paste or upload a snapshot first.", status_code=400
-        )
+        return _page(request, templates, view, error=view.t("check.error.empty"), status_code=400)
     if len(data) > limit:
-        message = f"The snapshot is larger than {limit // 1_000_000} MB; check it with the CLI."
+        message = view.t("check.error.too_large", mb=limit // 1_000_000)
         return _page(request, templates, view, error=message, status_code=413)
     try:
         loaded = load_snapshot(data)
     except SnapshotError as exc:
-        return _page(request, templates, view, error=str(exc), status_code=400)
+        # The reason comes from the snapshot reader (in English); the sentence around it is in
+        # the page's language, and the pasted text stays in the box to be corrected.
+        message = view.t("check.error.unreadable", reason=str(exc))
+        return _page(request, templates, view, error=message, pasted=snapshot, status_code=400)
     patterns = [Pattern.model_validate(p.data) for p in store.patterns]
     report = run_checks(loaded, patterns, grounding(store))
     return _page(request, templates, view, report=report_dict(report))
