@@ -38,7 +38,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "facet.adds": ("adds {n} incidents to the list", "목록에 사례 {n}건이 더해집니다"),
     "facet.exclude": ("Exclude {label} ({n} left)", "{label} 제외 ({n}건 남음)"),
-    "facet.unexclude": ("{label} is excluded: include it again", "{label} 제외됨: 다시 포함하기"),
     "recommended": ("Recommended filters", "추천 필터"),
     "recommended.empty": (
         "Search, and taxonomy values found in your words show up here.",
@@ -244,9 +243,8 @@ STRINGS.update(
         "filters.show_results": ("Show {n} incidents", "사례 {n}건 보기"),
         "filters.show_results.one": ("Show 1 incident", "사례 1건 보기"),
         "skip.filters": ("Skip to filters", "필터로 건너뛰기"),
+        "facet.unexclude_hint": ("excluded; a click includes it again", "제외됨, 누르면 다시 포함합니다"),
         "facet.members": ("Parts of {label} ({n})", "{label}의 하위 항목 ({n})"),
-        "facet.exclude_tip": ("Exclude · {n} left", "제외 · {n}건 남음"),
-        "facet.exclude_tip.one": ("Exclude · 1 left", "제외 · 1건 남음"),
         "facet.exclude.one": ("Exclude {label} (1 left)", "{label} 제외 (1건 남음)"),
         "none.suggest": (
             "Remove one filter to get results:",

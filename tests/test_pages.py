@@ -227,3 +227,94 @@ def test_list_links_every_graph_view_with_the_same_filters(client: TestClient) -
     assert 'href="/graph?cause=capacity-limit&amp;view=incident"' in html
     ko = client.get("/incidents?cause=capacity-limit&lang=ko").text
     assert "원인 → 구성 요소" in ko
+
+
+# -- issue 13: small things that add up ------------------------------------------------------
+def test_list_page_has_one_h1_with_the_count_in_either_language(
+    client: TestClient, store: Store
+) -> None:
+    html = client.get("/incidents").text
+    assert html.count("<h1") == 1
+    assert f'<span class="total">{store.total} incidents</span></h1>' in html
+    ko = client.get("/incidents?lang=ko").text
+    assert f'<span class="total">사례 {store.total}건</span></h1>' in ko
+    assert "사례 사례" not in ko
+
+
+def test_one_incident_is_singular(client: TestClient, store: Store) -> None:
+    single = next(org for org in store.orgs if store.counts.get(("org", org)) == 1)
+    html = client.get("/incidents", params={"org": single}, follow_redirects=True).text
+    assert '<span class="total">1 incident</span>' in html
+    assert "1 incidents" not in html
+
+
+def test_empty_list_suggests_each_removal_that_gives_results(
+    client: TestClient, store: Store
+) -> None:
+    # a cause and a component that never meet
+    facets = client.get("/api/facets?cause=power-cooling-failure").json()
+    never = next(
+        v["slug"]
+        for v in facets["component"]["values"]
+        if v["count"] == 0 and store.counts.get(("component", v["slug"]), 0) > 0
+    )
+    query = f"cause=power-cooling-failure&component={never}"
+    html = client.get(f"/incidents?{query}").text
+    assert total_on(html) == 0
+    suggestions = re.findall(
+        r'<li><a href="([^"]+)" hx-get="[^"]+">.*?</a> → <span class="count">(\d+) incidents?</span>',
+        html,
+    )
+    assert len(suggestions) == 2, "dropping the cause or the component gives results"
+    counts = [int(n) for _, n in suggestions]
+    assert counts == sorted(counts, reverse=True)
+    for url, n in suggestions:  # each count is exactly what its link opens
+        assert total_on(client.get(url.replace("&amp;", "&")).text) == int(n)
+
+
+def test_csv_for_excel_starts_with_a_byte_order_mark(client: TestClient) -> None:
+    html = client.get("/incidents?cause=capacity-limit&lang=ko").text
+    assert 'href="/incidents.csv?cause=capacity-limit&amp;lang=ko&amp;bom=1" download' in html
+    plain = client.get("/incidents.csv?cause=capacity-limit")
+    excel = client.get("/incidents.csv?cause=capacity-limit&bom=1")
+    assert excel.status_code == plain.status_code == 200
+    assert excel.content == "\ufeff".encode() + plain.content
+    assert not plain.content.startswith(b"\xef\xbb\xbf")
+    assert client.get("/incidents.csv?bom=maybe").status_code == 400
+    schema = client.get("/openapi.json").json()
+    names = [p["name"] for p in schema["paths"]["/incidents.csv"]["get"]["parameters"]]
+    assert "bom" in names
+
+
+def test_api_docs_are_a_page_of_the_site_listing_every_endpoint(client: TestClient) -> None:
+    response = client.get("/docs")
+    assert response.status_code == 200
+    html = response.text
+    assert 'class="site-header"' in html and 'class="lang-switch"' in html
+    assert "swagger" not in html.lower() and "unsafe-inline" not in response.headers.get(
+        "content-security-policy", ""
+    )
+    for path in client.get("/openapi.json").json()["paths"]:
+        assert f"<code>{path}</code>" in html
+    assert 'href="/api/taxonomy"' in html
+    ko = client.get("/docs?lang=ko").text
+    assert '<html lang="ko">' in ko and "엔드포인트" in ko and ' lang="en">' in ko
+
+
+def test_bad_paste_on_check_keeps_the_text_and_speaks_korean(client: TestClient) -> None:
+    pasted = '{"kind": "List", "items": [ oops'
+    response = client.post("/check?lang=ko", data={"snapshot": pasted})
+    assert response.status_code == 400
+    html = response.text
+    assert "스냅숏을 점검할 수 없습니다" in html
+    assert "{&#34;kind&#34;: &#34;List&#34;, &#34;items&#34;: [ oops</textarea>" in html
+    empty = client.post("/check?lang=ko", data={"snapshot": "  "})
+    assert "먼저 스냅숏을 붙여 넣거나 파일을 올리세요" in empty.text
+
+
+def test_check_summary_names_every_number(client: TestClient) -> None:
+    from app.config import ROOT
+
+    snapshot = (ROOT / "tests/checks/snapshots/cluster-with-gaps.json").read_text()
+    html = client.post("/check", data={"snapshot": snapshot}).text
+    assert re.search(r"Gaps found: \d+ · info: \d+ · not evaluable: \d+", html)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, sync_playwright
 
 CHROMIUM = os.environ.get("IL_CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 ARGS = [
@@ -61,8 +61,16 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
         context = browser.new_context(**{"locale": "en-US", **options})
         contexts.append(context)
         page = context.new_page()
+
+        def on_console(msg: ConsoleMessage) -> None:
+            # An error page the test opened on purpose (404, a rejected form) logs its own
+            # status; anything else failing to load is an error.
+            own = msg.location.get("url") == page.url and msg.text.startswith("Failed to load")
+            if msg.type == "error" and not own:
+                errors.append(msg.text)
+
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        page.on("console", on_console)
         return page
 
     yield make
