@@ -238,12 +238,14 @@ STRINGS.update(
         "library.one": ("1 incident in the library", "라이브러리의 사례 1건"),
         # the list page
         "filters": ("Filters", "필터"),
-        "filters.open": ("Filters", "필터"),
         "filters.applied": ("{n} applied", "{n}개 적용"),
         "filters.show_results": ("Show {n} incidents", "사례 {n}건 보기"),
         "filters.show_results.one": ("Show 1 incident", "사례 1건 보기"),
         "skip.filters": ("Skip to filters", "필터로 건너뛰기"),
-        "facet.unexclude_hint": ("excluded; a click includes it again", "제외됨, 누르면 다시 포함합니다"),
+        "facet.unexclude_hint": (
+            "excluded; a click includes it again",
+            "제외됨, 누르면 다시 포함합니다",
+        ),
         "facet.members": ("Parts of {label} ({n})", "{label}의 하위 항목 ({n})"),
         "facet.exclude.one": ("Exclude {label} (1 left)", "{label} 제외 (1건 남음)"),
         "none.suggest": (

@@ -12,8 +12,8 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 from jinja2_fragments import render_block
-from markupsafe import Markup, escape
 from jinja2_fragments.fastapi import Jinja2Blocks
+from markupsafe import Markup, escape
 
 from app.facets import Filter, encode_query
 from app.i18n import COOKIE, format_duration, translate

@@ -30,8 +30,8 @@
     status.textContent = status.textContent === text ? text + "\u00a0" : text;
   }
   function inView(el) {
-    var box = el.getBoundingClientRect();
-    return box.top >= 0 && box.bottom <= (window.innerHeight || document.documentElement.clientHeight);
+    var rect = el.getBoundingClientRect();
+    return rect.top >= 0 && rect.bottom <= (window.innerHeight || document.documentElement.clientHeight);
   }
   function focusResults() {
     var heading = document.getElementById("results-h");
@@ -108,6 +108,19 @@
       if (filtersOpen()) {
         var heading = document.getElementById("filters-h");
         if (heading) { heading.focus({ preventScroll: true }); heading.scrollIntoView({ block: "start" }); }
+      }
+      return;
+    }
+    if (el.closest('a.skip[href="#filters"]')) {
+      // "Skip to filters": on a phone it opens the panel, as the Filters control does
+      var panelToggle = document.querySelector("[data-filters-toggle]");
+      var narrow = panelToggle && panelToggle.offsetParent !== null;
+      var filtersHeading = document.getElementById("filters-h");
+      if (filtersHeading) {
+        event.preventDefault();
+        if (narrow) { setFilters(true); }
+        filtersHeading.focus({ preventScroll: true });
+        filtersHeading.scrollIntoView({ block: "start" });
       }
       return;
     }

@@ -145,6 +145,17 @@ def test_phone_filters_panel_opens_at_the_top_and_stays_open_while_filtering(
     expect(phone.locator(".count-h .total")).to_have_text(f"{expected} incidents")
 
 
+def test_skip_to_filters_opens_the_phone_panel(phone: Page, server: str) -> None:
+    phone.goto(f"{server}/incidents")
+    phone.keyboard.press("Tab")
+    phone.keyboard.press("Tab")
+    expect(phone.locator('a.skip[href="#filters"]')).to_be_focused()
+    phone.keyboard.press("Enter")
+    expect(phone.locator("#filters")).to_be_visible()
+    expect(phone.locator("#filters-h")).to_be_focused()
+    expect(phone.locator(".filters-toggle")).to_have_attribute("aria-expanded", "true")
+
+
 def test_phone_filters_work_without_javascript(new_page: Callable[..., Page], server: str) -> None:
     page = new_page(java_script_enabled=False, viewport={"width": 390, "height": 844})
     page.goto(f"{server}/incidents")
