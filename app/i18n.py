@@ -19,6 +19,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "nav.patterns": ("Check my cluster", "내 클러스터 점검"),
     "nav.api": ("API", "API"),
     "skip": ("Skip to results", "결과로 건너뛰기"),
+    "skip.content": ("Skip to content", "본문으로 건너뛰기"),
     "search.label": ("Search incidents", "사례 검색"),
     "search.placeholder": (
         "etcd, DNS timeouts, 전력 장애 …",
@@ -87,12 +88,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "chip.mode.+": ("also {label}", "{label}도 포함"),
     "chip.mode.-": ("not {label}", "{label} 제외"),
     "facet.legend": (
-        "A number is the list you get by clicking; +N is how many a click adds (values of one kind combine with OR). − excludes a value.",
-        "숫자는 누르면 나오는 사례 수, +N 은 눌렀을 때 더해지는 사례 수입니다(같은 종류의 값은 OR 로 합쳐집니다). − 는 그 값을 제외합니다.",
+        "Numbers: incidents after a click. +N: incidents a click adds. −: exclude.",
+        "숫자: 누르면 나오는 사례 수. +N: 눌러서 더해지는 사례 수. −: 제외.",
     ),
     "facet.adds": ("adds {n} incidents to the list", "목록에 사례 {n}건이 더해집니다"),
     "facet.exclude": ("Exclude {label} ({n} left)", "{label} 제외 ({n}건 남음)"),
-    "facet.unexclude": ("{label} is excluded: include it again", "{label} 제외됨: 다시 포함하기"),
     "recommended": ("Recommended filters", "추천 필터"),
     "recommended.empty": (
         "Search, and taxonomy values found in your words show up here.",
@@ -304,6 +304,98 @@ STRINGS: dict[str, tuple[str, str]] = {
     "source.copy": ("copy", "사본"),
 }
 
+# -- browsing UI (issue 13): singulars, filters panel, empty state, copy link, docs, checker ----
+STRINGS.update(
+    {
+        # `{key}.one` is the form for n == 1 (see translate); Korean has no plural.
+        "count.incidents.one": ("1 incident", "사례 1건"),
+        "graph.intro.one": (
+            "1 incident. Each line joins two tags that appear together in incidents; its width is how many. Every circle and line is a link to those incidents.",
+            "사례 1건. 선은 같은 사례에 함께 붙은 두 분류 값을 잇고, 선의 굵기는 그런 사례의 수입니다. 원과 선은 모두 해당 사례 목록으로 가는 링크입니다.",
+        ),
+        "graph.node.title.one": ("{kind}: {label} — 1 incident", "{kind}: {label} — 사례 1건"),
+        "graph.edge.title.one": ("{a} → {b}: 1 incident", "{a} → {b}: 사례 1건"),
+        "graph.hidden.incident.one": (
+            "1 more incident not shown.",
+            "나머지 사례 1건은 표시하지 않았습니다.",
+        ),
+        "patterns.incidents.one": ("Grounded in 1 incident", "근거 사례 1건"),
+        "patterns.behind.one": ("Patterns behind this incident", "이 사례의 바탕이 된 패턴"),
+        "top_components.one": ("Components of this incident", "이 사례의 구성 요소"),
+        "facet.adds.one": ("adds 1 incident to the list", "목록에 사례 1건이 더해집니다"),
+        "see_all.one": ("The 1 incident", "1건 보기"),
+        "library.one": ("1 incident in the library", "라이브러리의 사례 1건"),
+        # the list page
+        "filters": ("Filters", "필터"),
+        "filters.applied": ("{n} applied", "{n}개 적용"),
+        "filters.show_results": ("Show {n} incidents", "사례 {n}건 보기"),
+        "filters.show_results.one": ("Show 1 incident", "사례 1건 보기"),
+        "skip.filters": ("Skip to filters", "필터로 건너뛰기"),
+        "facet.unexclude_hint": (
+            "excluded; a click includes it again",
+            "제외됨, 누르면 다시 포함합니다",
+        ),
+        "facet.members": ("Parts of {label} ({n})", "{label}의 하위 항목 ({n})"),
+        "facet.exclude.one": ("Exclude {label} (1 left)", "{label} 제외 (1건 남음)"),
+        "none.suggest": (
+            "Remove one filter to get results:",
+            "필터 하나를 빼면 결과가 나옵니다:",
+        ),
+        "none.suggest_item": ("{n} incidents", "사례 {n}건"),
+        "none.suggest_item.one": ("1 incident", "사례 1건"),
+        "none.clear": ("Clear all ({n} incidents)", "모두 풀기 (사례 {n}건)"),
+        "export.csv_excel": ("CSV for Excel", "Excel용 CSV"),
+        "copy.link": ("Copy link", "링크 복사"),
+        "copy.done": ("Link copied", "링크를 복사했습니다"),
+        "copy.failed": (
+            "Copy failed: the link is in the address bar",
+            "복사하지 못했습니다. 주소 표시줄의 링크를 쓰세요",
+        ),
+        "section.link": ("Link to this section: {label}", "이 항목으로 가는 링크: {label}"),
+        "views": ("This list elsewhere", "이 목록을 다른 형식으로"),
+        # API documentation (/docs)
+        "docs.title": ("API", "API"),
+        "docs.intro": (
+            "Every page of the library has a JSON twin that takes the same filters. All endpoints are read-only GETs; the links below open them in the browser.",
+            "라이브러리의 모든 페이지에는 같은 필터를 받는 JSON 판이 있습니다. 모든 엔드포인트는 읽기 전용 GET 이며, 아래 링크로 브라우저에서 바로 열 수 있습니다.",
+        ),
+        "docs.schema": ("The OpenAPI schema (openapi.json)", "OpenAPI 스키마 (openapi.json)"),
+        "docs.endpoints": ("Endpoints", "엔드포인트"),
+        "docs.models": ("Response shapes", "응답 형식"),
+        "docs.parameters": ("Parameters", "매개변수"),
+        "docs.responses": ("Responses", "응답"),
+        "docs.name": ("Name", "이름"),
+        "docs.in": ("In", "위치"),
+        "docs.type": ("Type", "형식"),
+        "docs.description": ("Description", "설명"),
+        "docs.required": ("required", "필수"),
+        "docs.status": ("Status", "상태"),
+        "docs.media": ("Media type", "미디어 형식"),
+        "docs.values": ("Values", "값"),
+        "docs.more_values": ("… and {n} more", "… 외 {n}개"),
+        "docs.try": ("Open", "열기"),
+        "docs.field": ("Field", "필드"),
+        "docs.english": ("(descriptions in English)", "(설명은 영어)"),
+        # the checker page (/check)
+        "check.summary": (
+            "Gaps found: {gaps} · info: {info} · not evaluable: {not_evaluable}",
+            "발견된 틈 {gaps}개 · 참고 {info}개 · 판단할 수 없음 {not_evaluable}개",
+        ),
+        "check.error.empty": (
+            "Paste or upload a snapshot first.",
+            "먼저 스냅숏을 붙여 넣거나 파일을 올리세요.",
+        ),
+        "check.error.too_large": (
+            "The snapshot is larger than {mb} MB; check it with the CLI.",
+            "스냅숏이 {mb} MB 보다 큽니다. 명령줄 도구로 점검하세요.",
+        ),
+        "check.error.unreadable": (
+            "The snapshot cannot be checked: {reason}",
+            "스냅숏을 점검할 수 없습니다: {reason}",
+        ),
+    }
+)
+
 
 def format_duration(minutes: int, lang: str) -> str:
     """90 -> "1 h 30 min" / "1시간 30분"; whole days for impacts of several days."""
@@ -319,6 +411,9 @@ def format_duration(minutes: int, lang: str) -> str:
 
 
 def translate(key: str, lang: str, **values: object) -> str:
+    """The string in `lang`, filled in; `{key}.one` is used when `n` is 1 ("1 incident")."""
+    if values.get("n") == 1 and f"{key}.one" in STRINGS:
+        key = f"{key}.one"
     pair = STRINGS.get(key)
     if pair is None:
         return key

@@ -6,6 +6,7 @@ Pages, the API, the feed, the exports and the graph all call these with the same
 import json
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 
@@ -67,6 +68,17 @@ class Facet:
         shown = {v.slug for v in self.top}
         return [v for v in self.ranked if v.slug not in shown]
 
+    @property
+    def tree(self) -> list[tuple[FacetValue, list[FacetValue]]]:
+        """Top-level values (groups, and values whose parent is not listed), each with its
+        members (taxonomy `parent`); both levels in `ranked` order."""
+        slugs = {v.slug for v in self.values}
+        members: dict[str, list[FacetValue]] = {}
+        for value in self.ranked:
+            if value.parent in slugs:
+                members.setdefault(value.parent, []).append(value)
+        return [(v, members.get(v.slug, [])) for v in self.ranked if v.parent not in slugs]
+
 
 @dataclass(frozen=True)
 class Chip:
@@ -75,6 +87,14 @@ class Chip:
     label: str
     remove_url: str
     mode: str = ""  # "" any of, "+" also required, "-" excluded
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """For an empty list: one applied chip, and how many incidents its removal gives."""
+
+    chip: Chip
+    total: int
 
 
 @dataclass(frozen=True)
@@ -137,6 +157,7 @@ class IncidentPage:
     notices: tuple[str, ...] = ()
     page_urls: dict[str, str] = field(default_factory=dict)
     search: SearchExplanation | None = None  # what the search did (relaxed, corrected ...)
+    suggestions: tuple[Suggestion, ...] = ()  # only for an empty list
 
 
 def parse_filter(store: Store, pairs: list[tuple[str, str]]) -> Filter:
@@ -251,6 +272,7 @@ def list_incidents(
     page_ranks = top_ranks(store, filters, bits, start, page_size)
     items = tuple(card(store, row, lang, filters.q) for row in store.rows_by_rank(page_ranks))
     facets = {kind: _facet(store, filters, active, kind, lang, bits) for kind in FACET_KINDS}
+    chips = _chips(store, filters, lang)
     return IncidentPage(
         filters=filters,
         lang=lang,
@@ -263,7 +285,7 @@ def list_incidents(
         end=start + len(page_ranks),
         items=items,
         facets=facets,
-        chips=_chips(store, filters, lang),
+        chips=chips,
         years=_years(store, filters, active),
         top_components=_top_components(store, bits, filters, lang),
         groups=_groups(store, filters, bits, lang),
@@ -272,6 +294,7 @@ def list_incidents(
         notices=tuple(notices),
         page_urls=_page_urls(filters, page, pages),
         search=explain(store.search(filters.q), filters) if filters.q else None,
+        suggestions=() if total else _suggestions(store, chips),
     )
 
 
@@ -315,6 +338,22 @@ def _facet(
             )
         )
     return Facet(kind, tuple(values))
+
+
+def _suggestions(store: Store, chips: tuple[Chip, ...]) -> tuple[Suggestion, ...]:
+    """Which single chip to remove from an empty list, and what each removal gives, most first.
+
+    Each count is the size of the list the chip's own remove link opens: that URL is parsed
+    back into its Filter, so the number and the link cannot disagree.
+    """
+    found = []
+    for chip in chips:
+        without = parse_filter(store, parse_qsl(urlsplit(chip.remove_url).query))
+        count = result_bits(store, without).bit_count()
+        if count:
+            found.append(Suggestion(chip, count))
+    found.sort(key=lambda s: -s.total)
+    return tuple(found)
 
 
 def _count_after(store: Store, filters: Filter, base: int, kind: str, token: str) -> int:

@@ -71,7 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(
         lifespan=lifespan,
-        docs_url=None,  # served by app.routes.pages from npm's swagger-ui-dist, CSP-clean
+        docs_url=None,  # app.routes.pages renders /docs from the schema in the site frame
         redoc_url=None,
         title="Incident Library",
         description=(

@@ -1,5 +1,6 @@
 """One Jinja2 environment; render a whole page or, for htmx, one named block of it."""
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -12,8 +13,9 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 from jinja2_fragments import render_block
 from jinja2_fragments.fastapi import Jinja2Blocks
+from markupsafe import Markup, escape
 
-from app.facets import Filter
+from app.facets import Filter, encode_query
 from app.i18n import COOKIE, format_duration, translate
 
 
@@ -41,6 +43,23 @@ def incident_url(slug: str, lang: str = "") -> str:
     return Filter(lang=lang if lang == "ko" else "").url(f"/incidents/{slug}")
 
 
+def export_url(filters: Filter, path: str, **extra: str) -> str:
+    """A feed or export of the list's filters (page 1), with its own parameters after them
+    (`bom=1` on the CSV for Excel)."""
+    pairs = [*filters.with_(page=1).query_pairs(), *extra.items()]
+    query = encode_query(pairs)
+    return f"{path}?{query}" if query else path
+
+
+CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def code_spans(text: str) -> Markup:
+    """Text with its `backticked` parts as <code>, everything escaped (API descriptions)."""
+    escaped = str(escape(text))
+    return Markup(CODE_SPAN.sub(r"<code>\1</code>", escaped))
+
+
 def make_templates(directory: Path) -> Jinja2Blocks:
     templates = Jinja2Blocks(directory=str(directory))
     templates.env.trim_blocks = True
@@ -48,6 +67,8 @@ def make_templates(directory: Path) -> Jinja2Blocks:
     templates.env.globals["tag_url"] = tag_url
     templates.env.globals["incident_url"] = incident_url
     templates.env.globals["format_duration"] = format_duration
+    templates.env.globals["export_url"] = export_url
+    templates.env.filters["code_spans"] = code_spans
     return templates
 
 

@@ -121,10 +121,13 @@ def test_korean_page_uses_seed_labels(client: TestClient) -> None:
     assert response.status_code == 200
     html = response.text
     assert '<html lang="ko">' in html
-    for label in ("적용된 필터", "모두 풀기", "용량 한계", "미검증 가정", "원인별", "추천 필터"):
+    for label in ("적용된 필터", "모두 풀기", "용량 한계", "미검증 가정", "원인별"):
         assert label in html
     assert "검색어 없이 필터만 적용한 목록입니다. 최근 사례부터입니다." in html
     assert response.cookies.get("lang") == "ko"
+    # 추천 필터 appear once there is search text to recommend from
+    searched = client.get("/incidents?q=%EC%A0%84%EB%A0%A5&lang=ko").text
+    assert "추천 필터" in searched and "전력" in searched
 
 
 def test_accept_language_chooses_korean(app: object) -> None:
@@ -151,8 +154,16 @@ def test_incident_page_shows_every_section_and_sources(client: TestClient) -> No
     response = client.get("/incidents/IL-0129")
     assert response.status_code == 200
     html = response.text
-    for heading in ("Symptom", "Trigger", "Cause", "Component", "Detection", "Actions", "Lessons"):
-        assert f"<dt>{heading}</dt>" in html
+    for anchor, heading in (
+        ("symptom", "Symptom"),
+        ("trigger", "Trigger"),
+        ("cause", "Cause"),
+        ("component", "Component"),
+        ("detection", "Detection"),
+        ("actions", "Actions"),
+        ("lessons", "Lessons"),
+    ):  # each section has an anchor of its own to link to
+        assert f'<dt id="{anchor}">{heading} <a class="anchor" href="#{anchor}"' in html
     assert 'rel="noopener noreferrer external"' in html
     assert 'href="/incidents?component=shared-network-filesystem"' in html
     assert "Related incidents" in html
@@ -160,7 +171,7 @@ def test_incident_page_shows_every_section_and_sources(client: TestClient) -> No
 
 def test_incident_page_in_korean(client: TestClient) -> None:
     html = client.get("/incidents/IL-0094?lang=ko").text
-    assert "<dt>증상</dt>" in html and "<dt>교훈</dt>" in html
+    assert '<dt id="symptom">증상 ' in html and '<dt id="lessons">교훈 ' in html
     assert "JupyterHub 클러스터에서" in html
 
 
@@ -238,3 +249,75 @@ def test_the_incident_page_says_how_it_was_checked_in_both_languages(
             if review["read"] != "full":
                 assert review["part"][lang].split(";")[0][:20] in page.replace("&#39;", "'")
     assert {"full", "partial"} <= seen
+
+
+# -- issue 13: small things that add up ------------------------------------------------------
+def test_list_page_has_one_h1_with_the_count_in_either_language(
+    client: TestClient, store: Store
+) -> None:
+    html = client.get("/incidents").text
+    assert html.count("<h1") == 1
+    assert f'<span class="total">{store.total} incidents</span></h1>' in html
+    ko = client.get("/incidents?lang=ko").text
+    assert f'<span class="total">사례 {store.total}건</span></h1>' in ko
+    assert "사례 사례" not in ko
+
+
+def test_one_incident_is_singular(client: TestClient, store: Store) -> None:
+    single = next(org for org in store.orgs if store.counts.get(("org", org)) == 1)
+    html = client.get("/incidents", params={"org": single}, follow_redirects=True).text
+    assert '<span class="total">1 incident</span>' in html
+    assert "1 incidents" not in html
+
+
+def test_empty_list_suggests_each_removal_that_gives_results(
+    client: TestClient, store: Store
+) -> None:
+    # a cause and a component that never meet
+    facets = client.get("/api/facets?cause=power-cooling-failure").json()
+    never = next(
+        v["slug"]
+        for v in facets["component"]["values"]
+        if v["count"] == 0 and store.counts.get(("component", v["slug"]), 0) > 0
+    )
+    query = f"cause=power-cooling-failure&component={never}"
+    html = client.get(f"/incidents?{query}").text
+    assert total_on(html) == 0
+    suggestions = re.findall(
+        r'<li><a href="([^"]+)" hx-get="[^"]+">.*?</a> → <span class="count">(\d+) incidents?</span>',
+        html,
+    )
+    assert len(suggestions) == 2, "dropping the cause or the component gives results"
+    counts = [int(n) for _, n in suggestions]
+    assert counts == sorted(counts, reverse=True)
+    for url, n in suggestions:  # each count is exactly what its link opens
+        assert total_on(client.get(url.replace("&amp;", "&")).text) == int(n)
+
+
+def test_csv_for_excel_starts_with_a_byte_order_mark(client: TestClient) -> None:
+    html = client.get("/incidents?cause=capacity-limit&lang=ko").text
+    assert 'href="/incidents.csv?cause=capacity-limit&amp;lang=ko&amp;bom=1" download' in html
+    plain = client.get("/incidents.csv?cause=capacity-limit")
+    excel = client.get("/incidents.csv?cause=capacity-limit&bom=1")
+    assert excel.status_code == plain.status_code == 200
+    assert excel.content == "\ufeff".encode() + plain.content
+    assert not plain.content.startswith(b"\xef\xbb\xbf")
+    assert client.get("/incidents.csv?bom=maybe").status_code == 400
+    schema = client.get("/openapi.json").json()
+    names = [p["name"] for p in schema["paths"]["/incidents.csv"]["get"]["parameters"]]
+    assert "bom" in names
+
+
+def test_api_docs_are_a_page_of_the_site_listing_every_endpoint(client: TestClient) -> None:
+    response = client.get("/docs")
+    assert response.status_code == 200
+    html = response.text
+    assert 'class="site-header"' in html and 'class="lang-switch"' in html
+    assert "swagger" not in html.lower() and "unsafe-inline" not in response.headers.get(
+        "content-security-policy", ""
+    )
+    for path in client.get("/openapi.json").json()["paths"]:
+        assert f"<code>{path}</code>" in html
+    assert 'href="/api/taxonomy"' in html
+    ko = client.get("/docs?lang=ko").text
+    assert '<html lang="ko">' in ko and "엔드포인트" in ko and ' lang="en">' in ko

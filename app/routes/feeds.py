@@ -1,9 +1,10 @@
 """Every filtered view as an Atom feed (newest first) and as CSV or JSON exports (all of it)."""
 
+import itertools
 from collections.abc import Iterator
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
 from app import exports, incidents
@@ -83,11 +84,23 @@ def _attachment(filters: Filter, extension: str) -> dict[str, str]:
     },
     tags=["feeds"],
 )
-def export_csv(request: Request, store: StoreDep, filters: StrictFilterDep) -> StreamingResponse:
+def export_csv(
+    request: Request,
+    store: StoreDep,
+    filters: StrictFilterDep,
+    bom: Annotated[
+        bool,
+        Query(
+            description="Start the file with a UTF-8 byte order mark, so that Excel opens "
+            "Korean text correctly (bom=1)."
+        ),
+    ] = False,
+) -> StreamingResponse:
     """Every incident of a filtered view (all pages) as CSV; tags are slugs joined by ';'."""
     total, items = _export_items(store, filters, str(request.base_url))
+    chunks = exports.csv_chunks(items)
     return StreamingResponse(
-        exports.csv_chunks(items),
+        itertools.chain(["\ufeff"], chunks) if bom else chunks,
         media_type="text/csv; charset=utf-8",
         headers=_attachment(filters, "csv"),
     )

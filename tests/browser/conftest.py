@@ -2,11 +2,12 @@
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, sync_playwright
 
 CHROMIUM = os.environ.get("IL_CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 ARGS = [
@@ -45,6 +46,43 @@ def page(browser: Browser) -> Iterator[Page]:
     yield page
     context.close()
     assert not errors, f"the page reported errors: {errors}"
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+@pytest.fixture()
+def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
+    """Pages in contexts of their own (phone, dark, no JavaScript ...); errors fail the test."""
+    contexts = []
+    errors: list[str] = []
+
+    def make(**options: Any) -> Page:
+        context = browser.new_context(**{"locale": "en-US", **options})
+        contexts.append(context)
+        page = context.new_page()
+
+        def on_console(msg: ConsoleMessage) -> None:
+            # An error page the test opened on purpose (404, a rejected form) logs its own
+            # status; anything else failing to load is an error.
+            own = msg.location.get("url") == page.url and msg.text.startswith("Failed to load")
+            if msg.type == "error" and not own:
+                errors.append(msg.text)
+
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("console", on_console)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, f"the page reported errors: {errors}"
+
+
+@pytest.fixture()
+def phone(new_page: Callable[..., Page]) -> Page:
+    """Chromium as a 390×844 phone."""
+    return new_page(**PHONE)
 
 
 @pytest.fixture()

@@ -110,7 +110,19 @@ def test_everything_works_without_javascript(page_without_js: Page, server: str)
     expect(page.locator("h1")).to_be_visible()
 
 
-def test_api_docs_render_from_our_own_files(page: Page, server: str) -> None:
+def test_api_docs_are_inside_the_site_frame(page: Page, server: str) -> None:
     page.goto(f"{server}/docs")
-    expect(page.locator("#swagger-ui")).to_contain_text("/api/incidents", timeout=10_000)
-    expect(page.locator("#swagger-ui")).to_contain_text("/api/graph")
+    expect(page.locator("h1")).to_contain_text("API")
+    expect(page.locator(".api-toc")).to_contain_text("/api/incidents")
+    expect(page.locator(".api-toc")).to_contain_text("/api/graph")
+    expect(page.locator('.site-header a[aria-current="page"]')).to_have_text("API")
+    page.locator(".lang-switch").click()
+    expect(page).to_have_url(f"{server}/docs?lang=ko")
+    expect(page.locator("#endpoints-h")).to_have_text("엔드포인트")
+    page.locator(".api-toc a", has_text="/incidents.csv").click()
+    expect(page.locator("#op-export-csv-incidents-csv-get")).to_be_in_viewport()
+    expect(page.locator("#op-export-csv-incidents-csv-get ~ div table").first).to_contain_text(
+        "bom"
+    )
+    page.locator(".back a").click()
+    expect(page).to_have_url(re.compile(r"/incidents"))
