@@ -55,7 +55,7 @@ def cooccurrence(store: Store, kind_a: str, kind_b: str) -> Counter[tuple[str, s
 def test_every_cause_component_edge_weight_equals_the_list_total(
     client: TestClient, store: Store
 ) -> None:
-    body = api(client, "limit=all")
+    body = api(client, "limit=all&min=1")
     edges = body["edges"]
     assert isinstance(edges, list) and edges
     expected = cooccurrence(store, "cause", "component")
@@ -68,7 +68,7 @@ def test_every_cause_component_edge_weight_equals_the_list_total(
 @pytest.mark.parametrize("view", PAIR_VIEWS)
 def test_every_view_matches_the_incidents_tags(client: TestClient, store: Store, view: str) -> None:
     kind_a, kind_b = g.VIEWS[view]
-    body = api(client, f"view={view}&limit=all")
+    body = api(client, f"view={view}&limit=all&min=1")
     got = {
         (e["source"].split(":")[1], e["target"].split(":")[1]): e["weight"]
         for e in body["edges"]  # type: ignore[union-attr]
@@ -80,7 +80,7 @@ def test_every_view_matches_the_incidents_tags(client: TestClient, store: Store,
 def test_node_links_round_trip_to_the_filtered_list(
     client: TestClient, store: Store, view: str
 ) -> None:
-    body = api(client, f"view={view}&limit=all")
+    body = api(client, f"view={view}&limit=all&min=1")
     nodes = body["nodes"]
     assert isinstance(nodes, list) and nodes
     for node in nodes:
@@ -95,7 +95,7 @@ def test_a_filtered_graph_only_counts_incidents_of_that_filter(
     symptom = max(
         leaf_slugs(store, "symptom"), key=lambda s: (store.counts.get(("symptom", s), 0), s)
     )
-    body = api(client, f"symptom={symptom}&limit=all")
+    body = api(client, f"symptom={symptom}&limit=all&min=1")
     total = list_total(store, f"/incidents?symptom={symptom}")
     assert body["total"] == total
     assert body["filters"]["symptom"] == [symptom]  # type: ignore[index]
@@ -126,7 +126,7 @@ def test_the_incident_view_shows_only_incidents_of_the_filter(
 
 
 def test_search_text_narrows_the_graph_like_the_list(client: TestClient, store: Store) -> None:
-    body = api(client, "q=etcd&limit=all")
+    body = api(client, "q=etcd&limit=all&min=1")
     assert body["total"] == list_total(store, "/incidents?q=etcd")
     for edge in body["edges"]:  # type: ignore[union-attr]
         assert "q=etcd" in edge["url"]
@@ -192,7 +192,9 @@ def test_the_svg_has_titles_and_links_for_every_node_and_edge(client: TestClient
 def test_the_graph_page_redirects_to_its_canonical_url(client: TestClient) -> None:
     response = client.get("/graph?view=cause-factor&page=3&cause=software-bug&min=1")
     assert response.status_code == 302
-    assert response.headers["location"] == "/graph?cause=software-bug&view=cause-factor"
+    assert response.headers["location"] == "/graph?cause=software-bug&view=cause-factor&min=1"
+    response = client.get("/graph?min=&view=cause-factor")  # the form's "automatic" choice
+    assert response.headers["location"] == "/graph?view=cause-factor"
     assert client.get("/graph?view=cause-component").headers["location"] == "/graph"
 
 
@@ -290,7 +292,7 @@ def test_every_number_on_a_filtered_graph_opens_a_list_of_that_size(
 ) -> None:
     walked = 0
     for view in PAIR_VIEWS:
-        body = api(client, f"{query}&view={view}&limit=all")
+        body = api(client, f"{query}&view={view}&limit=all&min=1")
         assert body["total"] == list_total(store, f"/incidents?{query}")
         for node in body["nodes"]:  # type: ignore[union-attr]
             assert node["count"] == list_total(store, node["url"]), (view, node["slug"])
