@@ -410,7 +410,7 @@ class Geometry:
 
 
 FULL = Geometry()
-INCIDENTS = Geometry(max_label=64)  # incident titles need room; the other column is short
+INCIDENTS = Geometry(gap=300, max_label=56)  # incident titles need room; the other column is short
 PREVIEW = Geometry(row=22, top=30, gap=240, font=FONT, max_label=26)
 
 

@@ -204,6 +204,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "자동은 그림이 읽히도록 선을 {max}개까지만 그립니다.",
     ),
     "graph.skip": ("Skip the picture", "그림 건너뛰기"),
+    "graph.incidents": ("incidents", "건"),
     "graph.keys": (
         "The picture is one Tab stop: arrow keys move between its circles, Enter opens one. "
         "Every line is also in the table below.",

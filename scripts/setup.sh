@@ -15,3 +15,4 @@ npm ci --no-audit --no-fund --loglevel=error
 mkdir -p static/vendor
 cp node_modules/htmx.org/dist/htmx.min.js static/vendor/htmx.min.js
 cp node_modules/swagger-ui-dist/swagger-ui-bundle.js node_modules/swagger-ui-dist/swagger-ui.css static/vendor/
+cp node_modules/axe-core/axe.min.js static/vendor/  # accessibility checks in the browser tests
