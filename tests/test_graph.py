@@ -3,9 +3,12 @@
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from itertools import product
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+import networkx as nx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
@@ -315,3 +318,126 @@ def test_the_html_graph_links_agree_with_their_labels(client: TestClient, store:
     assert len(links) > 20
     for url, number in links:
         assert list_total(store, url.replace("&amp;", "&")) == int(number), url
+
+
+# -- issue #14: a picture you can read -------------------------------------------------------------
+def drawn_crossings(svg: str) -> int:
+    """Pairs of lines that cross in the SVG as drawn (from each path's two end points)."""
+    ends = [
+        (float(y1), float(y2))
+        for y1, y2 in re.findall(
+            r'class="graph-line" d="M[\d.]+ ([\d.]+) C[\d. ]+? [\d.]+ ([\d.]+)"', svg
+        )
+    ]
+    return sum(
+        1
+        for i, (a1, a2) in enumerate(ends)
+        for b1, b2 in ends[i + 1 :]
+        if (a1 - b1) * (a2 - b2) < 0
+    )
+
+
+def test_the_default_view_crosses_far_fewer_lines_than_taxonomy_order(
+    client: TestClient, store: Store
+) -> None:
+    html = client.get("/graph").text
+    svg = html[html.index("<svg") : html.index("</svg>")]
+    drawn = drawn_crossings(svg)
+    body = api(client, "")
+    edges = [(e["source"], e["target"]) for e in body["edges"]]  # type: ignore[union-attr]
+    assert len(edges) == svg.count('class="graph-line"')
+    graph = nx.DiGraph()
+    graph.add_edges_from(edges, weight=1)
+    taxonomy = {
+        g.node_id(kind, term.slug): index
+        for kind in ("cause", "component")
+        for index, term in enumerate(store.taxonomy.terms[kind])
+    }
+    counts = {n["id"]: (-n["count"], n["slug"]) for n in body["nodes"]}  # type: ignore[union-attr]
+    linked = {side: sorted({e[i] for e in edges}) for i, side in enumerate(("left", "right"))}
+
+    def crossings_by(key: Callable[[str], Any]) -> int:
+        return g.line_crossings(
+            graph, sorted(linked["left"], key=key), sorted(linked["right"], key=key)
+        )
+
+    in_taxonomy_order = crossings_by(taxonomy.__getitem__)
+    in_count_order = crossings_by(counts.__getitem__)
+    print(
+        f"default view: {len(edges)} lines, {drawn} crossings drawn; taxonomy order "
+        f"{in_taxonomy_order}, count order {in_count_order}"
+    )
+    assert drawn == int(re.search(r'data-crossings="(\d+)"', svg).group(1))  # type: ignore[union-attr]
+    assert drawn <= 0.6 * in_taxonomy_order, (drawn, in_taxonomy_order)
+    assert drawn <= 0.6 * in_count_order, (drawn, in_count_order)
+
+
+def test_the_default_minimum_is_the_smallest_that_keeps_the_picture_legible(
+    client: TestClient,
+) -> None:
+    for view in PAIR_VIEWS:
+        body = api(client, f"view={view}")
+        chosen = body["min_weight"]
+        assert body["min_auto"] is True and isinstance(chosen, int)
+        assert len(body["edges"]) <= g.MAX_LINES  # type: ignore[arg-type]
+        every = api(client, f"view={view}&min=1")
+        assert body["lines_below"] == len(every["edges"]) - len(body["edges"])  # type: ignore[arg-type]
+        if chosen > 1:
+            lower = api(client, f"view={view}&min={chosen - 1}")
+            assert len(lower["edges"]) > g.MAX_LINES  # type: ignore[arg-type]
+            assert lower["min_auto"] is False
+    html = client.get("/graph").text
+    chosen = api(client, "")["min_weight"]
+    assert f'<option value="" selected>Automatic: {chosen}</option>' in html
+    assert '<option value="1">1</option>' in html  # and it can be changed
+    assert "at most 60 lines" in html
+
+
+def test_each_view_has_its_own_heading_in_both_languages(client: TestClient) -> None:
+    for lang in ("en", "ko"):
+        headings = set()
+        for view in g.VIEWS:
+            html = client.get(f"/graph?view={view}&lang={lang}", follow_redirects=True).text
+            heading = re.search(r'<h1 id="graph-h">([^<]+)</h1>', html)
+            assert heading, view
+            assert f"<title>{heading.group(1)} · " in html
+            headings.add(heading.group(1))
+            if lang == "ko":
+                assert re.search(r"[\uac00-\ud7a3]", heading.group(1)), heading.group(1)
+        assert len(headings) == len(g.VIEWS), headings
+    html = client.get("/graph?view=cause-symptom&lang=en", follow_redirects=True).text
+    assert "which symptoms each cause produced" in html
+    assert "how causes lead to components" not in html
+
+
+def test_the_incident_view_keeps_full_titles_and_a_show_all_path(
+    client: TestClient, store: Store
+) -> None:
+    html = client.get("/graph?view=incident").text  # a fresh client: English, no cookie
+    titles = dict(re.findall(r'data-node="incident:([^"]+)"[^>]*>\s*<title>([^<]+)</title>', html))
+    assert len(titles) == g.DEFAULT_LIMIT
+    every = list(store.ranks(result_bits(store, parse_filter(store, []))))
+    rows = {row["slug"]: row["title_en"] for row in store.rows_by_rank(every)}
+    long_titles = [slug for slug, title in titles.items() if len(title) > 60]
+    assert long_titles  # the drawn labels are shortened, the <title> is not
+    for slug in long_titles:
+        assert titles[slug].replace("&#39;", "'").replace("&amp;", "&") == f"{slug} {rows[slug]}"
+    total = api(client, "view=incident")["total"]
+    assert 'href="/graph?view=incident&amp;limit=all">Show all' in html
+    assert f'<a href="/incidents">All {total} incidents in the list</a>' in html
+
+
+def test_the_list_page_previews_the_graph_of_its_result(client: TestClient) -> None:
+    html = client.get("/incidents?cause=capacity-limit").text
+    start = html.index('<section class="graph-preview"')
+    preview = html[start : html.index("</section>", start)]
+    assert 'href="/graph?cause=capacity-limit"' in preview  # the full view, same filters
+    lines = preview.count('class="graph-line"')
+    assert 0 < lines <= 20
+    assert f"The {lines} strongest cause → component lines." in preview
+    assert 'href="/graph?cause=capacity-limit&amp;view=incident"' in preview
+    heaviest = [e["weight"] for e in api(client, "cause=capacity-limit&min=1")["edges"]]  # type: ignore[union-attr]
+    widths = re.findall(r'class="graph-line" d="[^"]+" stroke-width="([\d.]+)"', preview)
+    assert len(widths) == lines and lines <= len(heaviest)
+    partial = client.get("/incidents?cause=software-bug", headers={"HX-Request": "true"}).text
+    assert 'href="/graph?cause=software-bug"' in partial  # htmx swaps keep it current
