@@ -284,7 +284,9 @@ def _sifted(
     return [moving[i] for i in _sift(list(range(len(moving))), cost)]
 
 
-def order_columns(graph: nx.DiGraph, sweeps: int = 8) -> tuple[list[str], list[str]]:
+def order_columns(
+    graph: nx.DiGraph, sweeps: int = 8, restarts: int = RESTARTS
+) -> tuple[list[str], list[str]]:
     """Both columns ordered for few (weighted) crossings, deterministically.
 
     Starts: barycentre sweeps from count order and from taxonomy order, and a few shuffles from
@@ -318,7 +320,7 @@ def order_columns(graph: nx.DiGraph, sweeps: int = 8) -> tuple[list[str], list[s
     left, right = starts[0]
     if len(left) * len(right) <= RESTART_MAX_CELLS:
         shuffler = random.Random(RESTART_SEED)
-        for _ in range(RESTARTS):
+        for _ in range(restarts):
             left, right = left[:], right[:]
             shuffler.shuffle(left)
             shuffler.shuffle(right)
@@ -435,12 +437,13 @@ def _width(weight: int, heaviest: int) -> float:
     return round(W_MIN + (W_MAX - W_MIN) * (weight - 1) / (heaviest - 1), 1)
 
 
-def layout(graph: nx.DiGraph, geometry: Geometry = FULL) -> Picture:
+def layout(graph: nx.DiGraph, geometry: Geometry = FULL, *, restarts: int = RESTARTS) -> Picture:
     """Place the graph: left labels end at the left column, right labels start after the right.
 
-    Counts are drawn after the labels, so their width is reserved too.
+    Counts are drawn after the labels, so their width is reserved too. `restarts=0` is enough
+    for a small graph (the list page's preview) and costs a fraction.
     """
-    left, right = order_columns(graph)
+    left, right = order_columns(graph, restarts=restarts)
     rows = max(len(left), len(right), 1)
     shorts = {n: shorten(str(graph.nodes[n]["label"]), geometry.max_label) for n in graph.nodes}
 

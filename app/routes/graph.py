@@ -185,7 +185,7 @@ def graph_preview(store: Store, filters: Filter, lang: str) -> GraphPreview:
     """The list page's preview: the default view's strongest lines, small."""
     params = GraphParams(limit=PREVIEW_LIMIT)
     built, _ = compute(store, filters, params, lang, max_lines=PREVIEW_LINES)
-    picture = g.layout(g.linked_only(built.graph), g.PREVIEW)
+    picture = g.layout(g.linked_only(built.graph), g.PREVIEW, restarts=0)
     return GraphPreview(
         picture=picture,
         url=GraphParams().url(filters),

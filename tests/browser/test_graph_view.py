@@ -219,3 +219,23 @@ def test_axe_finds_no_violations(
         assert violations == [], report
     finally:
         context.close()
+
+
+def test_the_incident_view_shows_a_full_title_on_hover_and_focus(page: Page, server: str) -> None:
+    page.goto(f"{server}/graph?view=incident")
+    nodes = page.locator("a.graph-node.graph-incident")
+    shortened = [
+        i
+        for i in range(nodes.count())
+        if (nodes.nth(i).locator("text").text_content() or "").endswith("…")
+    ]
+    assert shortened, "no long title to check"
+    node = nodes.nth(shortened[0])
+    full = node.locator("title").text_content() or ""
+    node.locator("text").hover()
+    expect(page.locator("#graph-info")).to_have_text(full)
+    page.mouse.move(0, 0)
+    expect(page.locator("#graph-info")).to_have_text("")
+    node.focus()
+    expect(page.locator("#graph-info")).to_have_text(full)
+    assert len(full) > len(node.locator("text").text_content() or "")
