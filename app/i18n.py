@@ -164,7 +164,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "check.not_evaluable": ("Not evaluable from this snapshot", "이 스냅숏으로는 판단할 수 없음"),
     "check.objects": ("Objects", "대상 오브젝트"),
     # graph page (app/routes/graph.py)
-    "graph.title": ("Graph: how causes lead to components", "그래프: 원인에서 구성 요소로"),
     "graph.intro": (
         "{n} incidents. Each line joins two tags that appear together in incidents; its width is how many. Every circle and line is a link to those incidents.",
         "사례 {n}건. 선은 같은 사례에 함께 붙은 두 분류 값을 잇고, 선의 굵기는 그런 사례의 수입니다. 원과 선은 모두 해당 사례 목록으로 가는 링크입니다.",

@@ -14,6 +14,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from app import graph as g
+from app import graph_layout as gl
+from app import graph_order as go
 from app.incidents import list_incidents, parse_filter, result_bits
 from app.store import Store
 
@@ -260,17 +262,35 @@ def test_pair_graph_weights_are_bitset_intersections() -> None:
 
 def test_barycentre_order_removes_crossings_and_is_deterministic() -> None:
     graph = _small().graph
-    left, right = g.order_columns(graph)
-    assert g.crossings(graph, left, right) == 0  # y, x, z: the shared x sits in the middle
-    assert (left, right) == g.order_columns(graph)
-    assert g.layout(graph) == g.layout(graph)
+    left, right = go.order_columns(graph)
+    assert go.crossings(graph, left, right) == 0  # y, x, z: the shared x sits in the middle
+    assert (left, right) == go.order_columns(graph)
+    assert gl.layout(graph) == gl.layout(graph)
+
+
+@pytest.mark.parametrize(
+    ("weights", "max_lines", "expected"),
+    [
+        ([5, 4, 3, 2, 1], 5, 1),  # all fit
+        ([5, 4, 3, 2, 1], 3, 3),  # 5, 4, 3
+        ([5, 4, 3, 3, 3, 1], 3, 4),  # a tie at the edge: 3 would draw five lines
+        ([2, 2, 2], 1, 3),  # nothing fits: no line at all rather than too many
+        ([], 60, 1),
+    ],
+)
+def test_legible_min_is_the_smallest_minimum_within_the_budget(
+    weights: list[int], max_lines: int, expected: int
+) -> None:
+    assert g.legible_min(weights, max_lines) == expected
+    assert sum(w >= expected for w in weights) <= max_lines
+    assert expected == 1 or sum(w >= expected - 1 for w in weights) > max_lines
 
 
 def test_layout_keeps_labels_apart_and_outside_the_columns() -> None:
-    picture = g.layout(_small().graph)
+    picture = gl.layout(_small().graph)
     for side in ("left", "right"):
         ys = sorted(n.y for n in picture.nodes if n.side == side)
-        assert all(b - a >= g.ROW for a, b in zip(ys, ys[1:], strict=False))
+        assert all(b - a >= gl.ROW for a, b in zip(ys, ys[1:], strict=False))
     for node in picture.nodes:
         if node.side == "left":
             assert node.anchor == "end" and node.label_x < node.x - node.r
@@ -357,7 +377,7 @@ def test_the_default_view_crosses_far_fewer_lines_than_taxonomy_order(
     linked = {side: sorted({e[i] for e in edges}) for i, side in enumerate(("left", "right"))}
 
     def crossings_by(key: Callable[[str], Any]) -> int:
-        return g.line_crossings(
+        return go.line_crossings(
             graph, sorted(linked["left"], key=key), sorted(linked["right"], key=key)
         )
 

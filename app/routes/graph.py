@@ -11,6 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app import graph as g
+from app import graph_layout as gl
 from app.deps import FilterDep, StoreDep, TemplatesDep
 from app.facets import Filter, split_token
 from app.incidents import Chip
@@ -48,8 +49,8 @@ class MinChoice:
 class Group:
     """A node of the left column and its lines: the list form of the picture (phones)."""
 
-    node: g.PlacedNode
-    lines: tuple[g.PlacedEdge, ...]
+    node: gl.PlacedNode
+    lines: tuple[gl.PlacedEdge, ...]
 
 
 @dataclass(frozen=True)
@@ -60,9 +61,9 @@ class GraphPage:
     params: GraphParams
     heading: str
     total: int
-    picture: g.Picture
+    picture: gl.Picture
     groups: tuple[Group, ...]
-    unlinked: tuple[g.PlacedNode, ...]  # right-column nodes without a line at this minimum
+    unlinked: tuple[gl.PlacedNode, ...]  # right-column nodes without a line at this minimum
     left_kind: str
     right_kind: str
     hidden_left: int
@@ -86,7 +87,7 @@ class GraphPage:
 class GraphPreview:
     """The list page's compact picture of its result, linking to the full graph."""
 
-    picture: g.Picture
+    picture: gl.Picture
     url: str
     tabs: tuple[Tab, ...]
     lines: int  # lines drawn
@@ -135,10 +136,10 @@ def min_choices(params: GraphParams, chosen: int, lang: str) -> tuple[MinChoice,
     )
 
 
-def groups(picture: g.Picture) -> tuple[tuple[Group, ...], tuple[g.PlacedNode, ...]]:
+def groups(picture: gl.Picture) -> tuple[tuple[Group, ...], tuple[gl.PlacedNode, ...]]:
     """Left nodes by count, each with its lines by weight; and the right nodes left unlinked."""
     left = sorted((n for n in picture.nodes if n.side == "left"), key=lambda n: (-n.count, n.label))
-    by_source: dict[str, list[g.PlacedEdge]] = {}
+    by_source: dict[str, list[gl.PlacedEdge]] = {}
     for edge in picture.edges:  # already heaviest first
         by_source.setdefault(edge.source, []).append(edge)
     linked = {e.target for e in picture.edges}
@@ -151,8 +152,8 @@ def graph_page(
 ) -> GraphPage:
     built, total = compute(store, filters, params, lang)
     left_kind, right_kind = g.VIEWS[params.view]
-    geometry = g.INCIDENTS if params.view == "incident" else g.FULL
-    picture = g.layout(built.graph, geometry)
+    geometry = gl.INCIDENTS if params.view == "incident" else gl.FULL
+    picture = gl.layout(built.graph, geometry)
     grouped, unlinked = groups(picture)
     hidden_inputs = [*graph_filter(filters).query_pairs(), *params.pairs()]
     return GraphPage(
@@ -185,7 +186,7 @@ def graph_preview(store: Store, filters: Filter, lang: str) -> GraphPreview:
     """The list page's preview: the default view's strongest lines, small."""
     params = GraphParams(limit=PREVIEW_LIMIT)
     built, _ = compute(store, filters, params, lang, max_lines=PREVIEW_LINES)
-    picture = g.layout(g.linked_only(built.graph), g.PREVIEW, restarts=0)
+    picture = gl.layout(g.linked_only(built.graph), gl.PREVIEW, restarts=0)
     return GraphPreview(
         picture=picture,
         url=GraphParams().url(filters),
