@@ -128,12 +128,16 @@ def linked_only(graph: nx.DiGraph) -> nx.DiGraph:
 
 
 def legible_min(weights: Sequence[int], max_lines: int = MAX_LINES) -> int:
-    """The smallest minimum weight that leaves at most `max_lines` lines (1 if all fit)."""
+    """The smallest minimum weight that leaves at most `max_lines` lines (1 if all fit).
+
+    Never above the heaviest weight: when the heaviest lines alone are too many (all tied), they
+    are drawn all the same, rather than an empty picture.
+    """
     heaviest = sorted(weights, reverse=True)
     if len(heaviest) <= max_lines:
         return 1
     # lines of weight >= w must be at most max_lines: w just above the (max_lines+1)-th weight
-    return heaviest[max_lines] + 1
+    return min(heaviest[max_lines] + 1, heaviest[0])
 
 
 def incident_graph(
