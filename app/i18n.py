@@ -249,12 +249,67 @@ STRINGS: dict[str, tuple[str, str]] = {
     "check.scope.node-pool": ("Node pool", "노드 풀"),
     "check.scope.storage": ("Storage", "스토리지"),
     # graph page (app/routes/graph.py)
-    "graph.title": ("Graph: how causes lead to components", "그래프: 원인에서 구성 요소로"),
     "graph.intro": (
         "{n} incidents. Each line joins two tags that appear together in incidents; its width is how many. Every circle and line is a link to those incidents.",
         "사례 {n}건. 선은 같은 사례에 함께 붙은 두 분류 값을 잇고, 선의 굵기는 그런 사례의 수입니다. 원과 선은 모두 해당 사례 목록으로 가는 링크입니다.",
     ),
     "graph.tabs": ("Graph views", "그래프 종류"),
+    "graph.heading.cause-component": (
+        "Graph: how causes lead to components",
+        "그래프: 원인에서 구성 요소로",
+    ),
+    "graph.heading.cause-factor": (
+        "Graph: which contributing factors come with each cause",
+        "그래프: 원인별로 함께 나온 기여 요인",
+    ),
+    "graph.heading.cause-symptom": (
+        "Graph: which symptoms each cause produced",
+        "그래프: 원인별로 나타난 증상",
+    ),
+    "graph.heading.factor-component": (
+        "Graph: which components each contributing factor touched",
+        "그래프: 기여 요인별로 얽힌 구성 요소",
+    ),
+    "graph.heading.component-symptom": (
+        "Graph: which symptoms each component showed",
+        "그래프: 구성 요소별로 나타난 증상",
+    ),
+    "graph.heading.incident": (
+        "Graph: each incident with its causes and components",
+        "그래프: 사례별 원인과 구성 요소",
+    ),
+    "graph.min.auto": ("Automatic: {n}", "자동: {n}"),
+    "graph.min.note": (
+        "{n} lines of fewer than {min} incidents are not drawn.",
+        "사례가 {min}건보다 적은 선 {n}개는 그리지 않았습니다.",
+    ),
+    "graph.min.why": (
+        "Automatic keeps at most {max} lines, so the picture stays readable.",
+        "자동은 그림이 읽히도록 선을 {max}개까지만 그립니다.",
+    ),
+    "graph.skip": ("Skip the picture", "그림 건너뛰기"),
+    "graph.incidents": ("incidents", "건"),
+    "graph.keys": (
+        "The picture is one Tab stop: arrow keys move between its circles, Enter opens one. "
+        "Every line is also in the table below.",
+        "그림은 Tab 한 번으로 들어갑니다. 화살표 키로 원 사이를 옮겨 다니고 Enter로 엽니다. "
+        "모든 선은 아래 표에도 있습니다.",
+    ),
+    "graph.list": ("The picture as a list", "그림을 목록으로"),
+    "graph.unlinked": ("Without a line at this minimum", "이 기준에서 선이 없는 값"),
+    "graph.all_in_list": ("All {n} incidents in the list", "사례 {n}건 모두 목록에서 보기"),
+    "graph.all_in_list.one": ("The incident in the list", "목록에서 이 사례 보기"),
+    "graph.preview.h": ("Graph of this result", "이 결과의 그래프"),
+    "graph.preview.open": (
+        "Open the graph of these {n} incidents",
+        "사례 {n}건의 그래프 열기",
+    ),
+    "graph.preview.open.one": ("Open the graph of this incident", "이 사례의 그래프 열기"),
+    "graph.preview.desc": (
+        "The {n} strongest cause → component lines.",
+        "가장 많이 이어진 원인 → 구성 요소 선 {n}개.",
+    ),
+    "graph.preview.views": ("Other graph views", "다른 그래프"),
     "graph.view.cause-component": ("Cause → component", "원인 → 구성 요소"),
     "graph.view.cause-factor": ("Cause → contributing factor", "원인 → 기여 요인"),
     "graph.view.cause-symptom": ("Cause → symptom", "원인 → 증상"),

@@ -44,3 +44,4 @@ if [ -n "$extra" ]; then
   mkdir -p tests/browser/vendor
   cp node_modules/axe-core/axe.min.js tests/browser/vendor/axe.min.js
 fi
+cp node_modules/axe-core/axe.min.js static/vendor/ 2>/dev/null || true  # the graph's browser test loads it same-origin

@@ -3,14 +3,19 @@
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from itertools import product
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+import networkx as nx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from app import graph as g
+from app import graph_layout as gl
+from app import graph_order as go
 from app.incidents import list_incidents, parse_filter, result_bits
 from app.store import Store
 
@@ -55,7 +60,7 @@ def cooccurrence(store: Store, kind_a: str, kind_b: str) -> Counter[tuple[str, s
 def test_every_cause_component_edge_weight_equals_the_list_total(
     client: TestClient, store: Store
 ) -> None:
-    body = api(client, "limit=all")
+    body = api(client, "limit=all&min=1")
     edges = body["edges"]
     assert isinstance(edges, list) and edges
     expected = cooccurrence(store, "cause", "component")
@@ -68,7 +73,7 @@ def test_every_cause_component_edge_weight_equals_the_list_total(
 @pytest.mark.parametrize("view", PAIR_VIEWS)
 def test_every_view_matches_the_incidents_tags(client: TestClient, store: Store, view: str) -> None:
     kind_a, kind_b = g.VIEWS[view]
-    body = api(client, f"view={view}&limit=all")
+    body = api(client, f"view={view}&limit=all&min=1")
     got = {
         (e["source"].split(":")[1], e["target"].split(":")[1]): e["weight"]
         for e in body["edges"]  # type: ignore[union-attr]
@@ -80,7 +85,7 @@ def test_every_view_matches_the_incidents_tags(client: TestClient, store: Store,
 def test_node_links_round_trip_to_the_filtered_list(
     client: TestClient, store: Store, view: str
 ) -> None:
-    body = api(client, f"view={view}&limit=all")
+    body = api(client, f"view={view}&limit=all&min=1")
     nodes = body["nodes"]
     assert isinstance(nodes, list) and nodes
     for node in nodes:
@@ -95,7 +100,7 @@ def test_a_filtered_graph_only_counts_incidents_of_that_filter(
     symptom = max(
         leaf_slugs(store, "symptom"), key=lambda s: (store.counts.get(("symptom", s), 0), s)
     )
-    body = api(client, f"symptom={symptom}&limit=all")
+    body = api(client, f"symptom={symptom}&limit=all&min=1")
     total = list_total(store, f"/incidents?symptom={symptom}")
     assert body["total"] == total
     assert body["filters"]["symptom"] == [symptom]  # type: ignore[index]
@@ -126,7 +131,7 @@ def test_the_incident_view_shows_only_incidents_of_the_filter(
 
 
 def test_search_text_narrows_the_graph_like_the_list(client: TestClient, store: Store) -> None:
-    body = api(client, "q=etcd&limit=all")
+    body = api(client, "q=etcd&limit=all&min=1")
     assert body["total"] == list_total(store, "/incidents?q=etcd")
     for edge in body["edges"]:  # type: ignore[union-attr]
         assert "q=etcd" in edge["url"]
@@ -192,7 +197,9 @@ def test_the_svg_has_titles_and_links_for_every_node_and_edge(client: TestClient
 def test_the_graph_page_redirects_to_its_canonical_url(client: TestClient) -> None:
     response = client.get("/graph?view=cause-factor&page=3&cause=software-bug&min=1")
     assert response.status_code == 302
-    assert response.headers["location"] == "/graph?cause=software-bug&view=cause-factor"
+    assert response.headers["location"] == "/graph?cause=software-bug&view=cause-factor&min=1"
+    response = client.get("/graph?min=&view=cause-factor")  # the form's "automatic" choice
+    assert response.headers["location"] == "/graph?view=cause-factor"
     assert client.get("/graph?view=cause-component").headers["location"] == "/graph"
 
 
@@ -255,17 +262,37 @@ def test_pair_graph_weights_are_bitset_intersections() -> None:
 
 def test_barycentre_order_removes_crossings_and_is_deterministic() -> None:
     graph = _small().graph
-    left, right = g.order_columns(graph)
-    assert g.crossings(graph, left, right) == 0  # y, x, z: the shared x sits in the middle
-    assert (left, right) == g.order_columns(graph)
-    assert g.layout(graph) == g.layout(graph)
+    left, right = go.order_columns(graph)
+    assert go.crossings(graph, left, right) == 0  # y, x, z: the shared x sits in the middle
+    assert (left, right) == go.order_columns(graph)
+    assert gl.layout(graph) == gl.layout(graph)
+
+
+@pytest.mark.parametrize(
+    ("weights", "max_lines", "expected"),
+    [
+        ([5, 4, 3, 2, 1], 5, 1),  # all fit
+        ([5, 4, 3, 2, 1], 3, 3),  # 5, 4, 3
+        ([5, 4, 3, 3, 3, 1], 3, 4),  # a tie at the edge: 3 would draw five lines
+        ([2, 2, 2], 1, 2),  # the heaviest alone are too many: drawn, not an empty picture
+        ([3, 2, 2], 1, 3),
+        ([], 60, 1),
+    ],
+)
+def test_legible_min_is_the_smallest_minimum_within_the_budget(
+    weights: list[int], max_lines: int, expected: int
+) -> None:
+    assert g.legible_min(weights, max_lines) == expected
+    if expected < max(weights, default=1):
+        assert sum(w >= expected for w in weights) <= max_lines
+    assert expected == 1 or sum(w >= expected - 1 for w in weights) > max_lines
 
 
 def test_layout_keeps_labels_apart_and_outside_the_columns() -> None:
-    picture = g.layout(_small().graph)
+    picture = gl.layout(_small().graph)
     for side in ("left", "right"):
         ys = sorted(n.y for n in picture.nodes if n.side == side)
-        assert all(b - a >= g.ROW for a, b in zip(ys, ys[1:], strict=False))
+        assert all(b - a >= gl.ROW for a, b in zip(ys, ys[1:], strict=False))
     for node in picture.nodes:
         if node.side == "left":
             assert node.anchor == "end" and node.label_x < node.x - node.r
@@ -290,7 +317,7 @@ def test_every_number_on_a_filtered_graph_opens_a_list_of_that_size(
 ) -> None:
     walked = 0
     for view in PAIR_VIEWS:
-        body = api(client, f"{query}&view={view}&limit=all")
+        body = api(client, f"{query}&view={view}&limit=all&min=1")
         assert body["total"] == list_total(store, f"/incidents?{query}")
         for node in body["nodes"]:  # type: ignore[union-attr]
             assert node["count"] == list_total(store, node["url"]), (view, node["slug"])
@@ -313,3 +340,126 @@ def test_the_html_graph_links_agree_with_their_labels(client: TestClient, store:
     assert len(links) > 20
     for url, number in links:
         assert list_total(store, url.replace("&amp;", "&")) == int(number), url
+
+
+# -- issue #14: a picture you can read -------------------------------------------------------------
+def drawn_crossings(svg: str) -> int:
+    """Pairs of lines that cross in the SVG as drawn (from each path's two end points)."""
+    ends = [
+        (float(y1), float(y2))
+        for y1, y2 in re.findall(
+            r'class="graph-line" d="M[\d.]+ ([\d.]+) C[\d. ]+? [\d.]+ ([\d.]+)"', svg
+        )
+    ]
+    return sum(
+        1
+        for i, (a1, a2) in enumerate(ends)
+        for b1, b2 in ends[i + 1 :]
+        if (a1 - b1) * (a2 - b2) < 0
+    )
+
+
+def test_the_default_view_crosses_far_fewer_lines_than_taxonomy_order(
+    client: TestClient, store: Store
+) -> None:
+    html = client.get("/graph").text
+    svg = html[html.index("<svg") : html.index("</svg>")]
+    drawn = drawn_crossings(svg)
+    body = api(client, "")
+    edges = [(e["source"], e["target"]) for e in body["edges"]]  # type: ignore[union-attr]
+    assert len(edges) == svg.count('class="graph-line"')
+    graph = nx.DiGraph()
+    graph.add_edges_from(edges, weight=1)
+    taxonomy = {
+        g.node_id(kind, term.slug): index
+        for kind in ("cause", "component")
+        for index, term in enumerate(store.taxonomy.terms[kind])
+    }
+    counts = {n["id"]: (-n["count"], n["slug"]) for n in body["nodes"]}  # type: ignore[union-attr]
+    linked = {side: sorted({e[i] for e in edges}) for i, side in enumerate(("left", "right"))}
+
+    def crossings_by(key: Callable[[str], Any]) -> int:
+        return go.line_crossings(
+            graph, sorted(linked["left"], key=key), sorted(linked["right"], key=key)
+        )
+
+    in_taxonomy_order = crossings_by(taxonomy.__getitem__)
+    in_count_order = crossings_by(counts.__getitem__)
+    print(
+        f"default view: {len(edges)} lines, {drawn} crossings drawn; taxonomy order "
+        f"{in_taxonomy_order}, count order {in_count_order}"
+    )
+    assert drawn == int(re.search(r'data-crossings="(\d+)"', svg).group(1))  # type: ignore[union-attr]
+    assert drawn <= 0.6 * in_taxonomy_order, (drawn, in_taxonomy_order)
+    assert drawn <= 0.6 * in_count_order, (drawn, in_count_order)
+
+
+def test_the_default_minimum_is_the_smallest_that_keeps_the_picture_legible(
+    client: TestClient,
+) -> None:
+    for view in PAIR_VIEWS:
+        body = api(client, f"view={view}")
+        chosen = body["min_weight"]
+        assert body["min_auto"] is True and isinstance(chosen, int)
+        assert len(body["edges"]) <= g.MAX_LINES  # type: ignore[arg-type]
+        every = api(client, f"view={view}&min=1")
+        assert body["lines_below"] == len(every["edges"]) - len(body["edges"])  # type: ignore[arg-type]
+        if chosen > 1:
+            lower = api(client, f"view={view}&min={chosen - 1}")
+            assert len(lower["edges"]) > g.MAX_LINES  # type: ignore[arg-type]
+            assert lower["min_auto"] is False
+    html = client.get("/graph").text
+    chosen = api(client, "")["min_weight"]
+    assert f'<option value="" selected>Automatic: {chosen}</option>' in html
+    assert '<option value="1">1</option>' in html  # and it can be changed
+    assert "at most 60 lines" in html
+
+
+def test_each_view_has_its_own_heading_in_both_languages(client: TestClient) -> None:
+    for lang in ("en", "ko"):
+        headings = set()
+        for view in g.VIEWS:
+            html = client.get(f"/graph?view={view}&lang={lang}", follow_redirects=True).text
+            heading = re.search(r'<h1 id="graph-h">([^<]+)</h1>', html)
+            assert heading, view
+            assert f"<title>{heading.group(1)} · " in html
+            headings.add(heading.group(1))
+            if lang == "ko":
+                assert re.search(r"[\uac00-\ud7a3]", heading.group(1)), heading.group(1)
+        assert len(headings) == len(g.VIEWS), headings
+    html = client.get("/graph?view=cause-symptom&lang=en", follow_redirects=True).text
+    assert "which symptoms each cause produced" in html
+    assert "how causes lead to components" not in html
+
+
+def test_the_incident_view_keeps_full_titles_and_a_show_all_path(
+    client: TestClient, store: Store
+) -> None:
+    html = client.get("/graph?view=incident").text  # a fresh client: English, no cookie
+    titles = dict(re.findall(r'data-node="incident:([^"]+)"[^>]*>\s*<title>([^<]+)</title>', html))
+    assert len(titles) == g.DEFAULT_LIMIT
+    every = list(store.ranks(result_bits(store, parse_filter(store, []))))
+    rows = {row["slug"]: row["title_en"] for row in store.rows_by_rank(every)}
+    long_titles = [slug for slug, title in titles.items() if len(title) > 60]
+    assert long_titles  # the drawn labels are shortened, the <title> is not
+    for slug in long_titles:
+        assert titles[slug].replace("&#39;", "'").replace("&amp;", "&") == f"{slug} {rows[slug]}"
+    total = api(client, "view=incident")["total"]
+    assert 'href="/graph?view=incident&amp;limit=all">Show all' in html
+    assert f'<a href="/incidents">All {total} incidents in the list</a>' in html
+
+
+def test_the_list_page_previews_the_graph_of_its_result(client: TestClient) -> None:
+    html = client.get("/incidents?cause=capacity-limit").text
+    start = html.index('<section class="graph-preview"')
+    preview = html[start : html.index("</section>", start)]
+    assert 'href="/graph?cause=capacity-limit"' in preview  # the full view, same filters
+    lines = preview.count('class="graph-line"')
+    assert 0 < lines <= 20
+    assert f"The {lines} strongest cause → component lines." in preview
+    assert 'href="/graph?cause=capacity-limit&amp;view=incident"' in preview
+    heaviest = [e["weight"] for e in api(client, "cause=capacity-limit&min=1")["edges"]]  # type: ignore[union-attr]
+    widths = re.findall(r'class="graph-line" d="[^"]+" stroke-width="([\d.]+)"', preview)
+    assert len(widths) == lines and lines <= len(heaviest)
+    partial = client.get("/incidents?cause=software-bug", headers={"HX-Request": "true"}).text
+    assert 'href="/graph?cause=software-bug"' in partial  # htmx swaps keep it current

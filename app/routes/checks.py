@@ -11,7 +11,7 @@ from app.checks.snapshot import SNAPSHOT_COMMAND, SnapshotError, load_snapshot
 from app.deps import FilterDep, SettingsDep, StoreDep, TemplatesDep
 from app.facets import Filter
 from app.i18n import translate
-from app.routes.pages import make_view
+from app.routes.common import make_view
 from app.store import Store
 from app.templating import View, render
 

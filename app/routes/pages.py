@@ -2,56 +2,16 @@
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app import api_docs, incidents
 from app.deps import FilterDep, SettingsDep, StoreDep, TemplatesDep
 from app.facets import Filter
-from app.i18n import choose_lang
+from app.routes.common import canonical_redirect, make_view, not_found
+from app.routes.graph import graph_preview
 from app.schema import DIMENSIONS
-from app.templating import View, is_partial, render
+from app.templating import render
 
 router = APIRouter()
-
-
-def canonical_redirect(
-    request: Request,
-    filters: Filter,
-    path: str,
-    *,
-    query: str | None = None,
-    ignored: bool = False,
-) -> Response | None:
-    """A plain GET whose query is not canonical is sent to the canonical URL.
-
-    `query` is the canonical query when a page adds its own parameters after the filters
-    (the graph's view); `ignored` says the page dropped some of those. Not when values were
-    ignored (the page shows why instead) and not for htmx swaps (`render` pushes the canonical
-    URL for those).
-    """
-    if is_partial(request) or filters.ignored or ignored:
-        return None
-    canonical = filters.query_string() if query is None else query
-    if request.url.query != canonical:
-        return RedirectResponse(f"{path}?{canonical}" if canonical else path, status_code=302)
-    return None
-
-
-def make_view(request: Request, filters: Filter, path: str) -> View:
-    lang = choose_lang(request, filters.lang)
-    other = "en" if lang == "ko" else "ko"
-    return View(
-        lang=lang,
-        path=path,
-        canonical=filters.url(path),
-        lang_switch_url=filters.with_(lang=other, page=filters.page).url(path),
-    )
-
-
-def not_found(request: Request, templates: Jinja2Blocks, view: View, message: str) -> Response:
-    """The 404 page, in the page's language, with what was not found."""
-    context = {"status": 404, "message": message}
-    return render(request, templates, "error.html", context, view=view, status_code=404)
 
 
 @router.get("/docs", response_class=HTMLResponse, include_in_schema=False)
@@ -90,13 +50,11 @@ def list_incidents_page(
     view = make_view(request, filters, "/incidents")
 
     def context() -> dict[str, object]:
-        from app.routes.graph import graph_tabs  # the graph module builds on this one
-
         page = incidents.list_incidents(
             store, filters, lang=view.lang, page_size=settings.page_size
         )
         return {
-            "graph_tabs": graph_tabs(filters, view.lang),
+            "graph_preview": graph_preview(store, filters, view.lang),
             "page": page,
             "filters": filters,
             "dimensions": DIMENSIONS,

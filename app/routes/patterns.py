@@ -7,7 +7,7 @@ from app.checks.snapshot import SNAPSHOT_COMMAND
 from app.deps import FilterDep, StoreDep, TemplatesDep
 from app.facets import Filter
 from app.incidents import card
-from app.routes.pages import make_view, not_found
+from app.routes.common import make_view, not_found
 from app.templating import render
 
 router = APIRouter()
