@@ -9,6 +9,8 @@ import json
 import multiprocessing
 import os
 import sqlite3
+import time
+import uuid
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -21,7 +23,7 @@ from alembic.config import Config
 from pydantic import ValidationError
 
 from app.checks.patterns import PatternsError, load_patterns
-from app.config import ROOT
+from app.config import bundled
 from app.schema import DIMENSIONS, IncidentFile, TaxonomyFile
 from app.search import index_text
 
@@ -306,8 +308,8 @@ def validate(data_dir: Path) -> int:
 
 def migrate(db_path: Path) -> None:
     """Bring the file at db_path to the newest schema through the Alembic migrations."""
-    config = Config(str(ROOT / "alembic.ini"))
-    config.set_main_option("script_location", str(ROOT / "migrations"))
+    config = Config(str(bundled("alembic.ini")))
+    config.set_main_option("script_location", str(bundled("migrations")))
     config.set_main_option("sqlalchemy.url", f"sqlite:///{db_path}")
     command.upgrade(config, "head")
 
@@ -317,6 +319,7 @@ def build(data_dir: Path, db_path: Path) -> int:
 
     :raises DataError: when any file is invalid (db_path is then left as it was).
     """
+    started = time.time()
     taxonomy = load_taxonomy(data_dir)
     patterns = load_patterns_raw(data_dir)
     db_path = db_path.resolve()
@@ -325,14 +328,20 @@ def build(data_dir: Path, db_path: Path) -> int:
     tmp.unlink(missing_ok=True)
     try:
         migrate(tmp)
-        count = _load(tmp, data_dir, taxonomy, patterns)
+        count = _load(tmp, data_dir, taxonomy, patterns, started)
         os.replace(tmp, db_path)
     finally:
         tmp.unlink(missing_ok=True)
     return count
 
 
-def _load(db: Path, data_dir: Path, taxonomy: TaxonomyFile, patterns: list[dict[str, Any]]) -> int:
+def _load(
+    db: Path,
+    data_dir: Path,
+    taxonomy: TaxonomyFile,
+    patterns: list[dict[str, Any]],
+    started: float,
+) -> int:
     conn = sqlite3.connect(db)
     try:
         conn.execute("PRAGMA journal_mode=OFF")
@@ -351,9 +360,16 @@ def _load(db: Path, data_dir: Path, taxonomy: TaxonomyFile, patterns: list[dict[
             raise DataError(problems)
         parents = {t.slug: t.parent for t in taxonomy.component if t.parent}
         _rank_and_index(conn, parents)
-        conn.execute(
-            "INSERT INTO meta (key, value) VALUES ('incidents', ?), ('source', ?)",
-            (str(count), str(data_dir)),
+        # What /readyz and /metrics say about the served file: which build, when, how long.
+        conn.executemany(
+            "INSERT INTO meta (key, value) VALUES (?, ?)",
+            [
+                ("incidents", str(count)),
+                ("source", str(data_dir)),
+                ("build_id", uuid.uuid4().hex),
+                ("built_at", f"{time.time():.3f}"),
+                ("build_seconds", f"{time.time() - started:.3f}"),
+            ],
         )
         conn.commit()
         conn.execute("ANALYZE")

@@ -9,6 +9,7 @@ import json
 import os
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy import Engine, text
 
+from app import observability
 from app.db import make_engine
 from app.search import match_expression
 from app.taxonomy import Taxonomy
@@ -53,6 +55,8 @@ class Store:
         with self.engine.connect() as conn:
             self.taxonomy = Taxonomy.load(conn)
             self.total = int(conn.execute(text("SELECT COUNT(*) FROM incident")).scalar_one())
+            meta = conn.execute(text("SELECT key, value FROM meta")).all()
+            self.meta: dict[str, str] = {str(key): str(value) for key, value in meta}
             self.bits: dict[tuple[str, str], int] = {}
             self.counts: dict[tuple[str, str], int] = {}
             for kind, key, count, blob in conn.execute(
@@ -149,7 +153,9 @@ class Store:
             hit = self._search_cache.get(q)
             if hit is not None:
                 self._search_cache.move_to_end(q)
-                return hit
+        observability.count_cache("search", hit=hit is not None)
+        if hit is not None:
+            return hit
         hits = self._search_uncached(q)
         with self._lock:
             self._search_cache[q] = hits
@@ -225,13 +231,51 @@ class StoreHolder:
     """Hands out the current Store; reopens it when `build` has swapped in a new file."""
 
     def __init__(
-        self, path: Path, *, search_cache_size: int = 256, page_cache_size: int = 256
+        self,
+        path: Path,
+        *,
+        search_cache_size: int = 256,
+        page_cache_size: int = 256,
+        on_load: Callable[["Store"], None] | None = None,
     ) -> None:
         self.path = path
         self.search_cache_size = search_cache_size
         self.page_cache_size = page_cache_size
+        self.on_load = on_load
         self._store: Store | None = None
         self._lock = threading.Lock()
+        self._loader: threading.Thread | None = None
+        self._load_error: tuple[tuple[int, int], str] | None = None
+
+    def loaded(self) -> bool:
+        return self._store is not None
+
+    def load_error(self) -> str | None:
+        """Why the background load of the file now at `path` failed (None: it did not)."""
+        if self._load_error is None:
+            return None
+        try:
+            current = _identity(self.path)
+        except FileNotFoundError:
+            return None
+        failed_on, reason = self._load_error
+        return reason if failed_on == current else None
+
+    def load_in_background(self) -> None:
+        """Open the database on a thread of its own (once), so the server answers meanwhile."""
+        with self._lock:
+            if self._store is not None or (self._loader is not None and self._loader.is_alive()):
+                return
+            self._loader = threading.Thread(target=self._load_quietly, daemon=True)
+            self._loader.start()
+
+    def _load_quietly(self) -> None:
+        try:
+            identity = _identity(self.path)
+            self.get()
+        except Exception as error:  # reported by /readyz, not by a dead thread
+            observability.LOG.error("cannot open the database at %s: %s", self.path, error)
+            self._load_error = (identity, str(error))
 
     def get(self) -> Store:
         store = self._store
@@ -251,4 +295,6 @@ class StoreHolder:
                 )
                 if old is not None:
                     old.engine.dispose()
+                if self.on_load is not None:
+                    self.on_load(self._store)
             return self._store

@@ -1,5 +1,6 @@
 """One Jinja2 environment; render a whole page or, for htmx, one named block of it."""
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -13,6 +14,7 @@ from fastapi.responses import HTMLResponse, Response
 from jinja2_fragments import render_block
 from jinja2_fragments.fastapi import Jinja2Blocks
 
+from app import observability
 from app.facets import Filter
 from app.i18n import COOKIE, format_duration, translate
 
@@ -39,6 +41,31 @@ def tag_url(dimension: str, slug: str, lang: str = "") -> str:
 @lru_cache(maxsize=4096)
 def incident_url(slug: str, lang: str = "") -> str:
     return Filter(lang=lang if lang == "ko" else "").url(f"/incidents/{slug}")
+
+
+# A root-relative URL in an attribute: href="/incidents?…", src="/static/app.css", hx-get="/…".
+# Data printed into attributes is escaped (`"` becomes &#34;), so only our own markup matches.
+_ROOT_RELATIVE = re.compile(
+    r'(\s(?:xlink:)?(?:href|src|action|hx-get|hx-post|data-url)=")(/(?!/)[^"]*)"'
+)
+
+
+def under_root(html: str, root_path: str) -> str:
+    """Root-relative links in rendered HTML, moved under the site's path prefix (--root-path).
+
+    Templates and helpers print URLs relative to the app's root (`Filter.url()`, tag_url, …);
+    this is the one place HTML gets the prefix (app.proxy does the same for headers).
+    """
+    if not root_path:
+        return html
+
+    def prefixed(match: re.Match[str]) -> str:
+        url = match[2]
+        if url == root_path or url.startswith(root_path + "/"):
+            return match[0]
+        return f'{match[1]}{root_path}{url}"'
+
+    return _ROOT_RELATIVE.sub(prefixed, html)
 
 
 def make_templates(directory: Path) -> Jinja2Blocks:
@@ -121,18 +148,21 @@ def render(
             return render_block(templates.env, name, block, full_context)
         return templates.get_template(name).render(full_context)
 
+    root_path: str = request.scope.get("root_path", "")
     body: str | None
     if cache is None:
-        body = build()
+        body = under_root(build(), root_path)
     else:
         key = (name, request.url.path, request.url.query, view.lang, str(partial))
         body = cache.get(key)
+        cached = body is not None
         if body is None:
             with cache.filling(key):
                 body = cache.get(key)  # rendered by another request while this one waited
                 if body is None:
-                    body = build()
+                    body = under_root(build(), root_path)
                     cache.put(key, body)
+        observability.count_cache("page", hit=cached)
     assert body is not None
     response = HTMLResponse(body, status_code=status_code)
     if partial:

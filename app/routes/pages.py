@@ -9,7 +9,7 @@ from app.deps import FilterDep, SettingsDep, StoreDep, TemplatesDep
 from app.facets import Filter
 from app.i18n import choose_lang
 from app.schema import DIMENSIONS
-from app.templating import View, is_partial, render
+from app.templating import View, is_partial, render, under_root
 
 router = APIRouter()
 
@@ -64,7 +64,8 @@ DOCS_CSP = (
 @router.get("/docs", response_class=HTMLResponse, include_in_schema=False)
 def show_api_docs(request: Request, templates: TemplatesDep) -> Response:
     """Interactive API documentation over /openapi.json (Swagger UI from the npm registry)."""
-    response = templates.TemplateResponse(request, "docs.html", {})
+    html = templates.get_template("docs.html").render(request=request)
+    response = HTMLResponse(under_root(html, request.scope.get("root_path", "")))
     response.headers["Content-Security-Policy"] = DOCS_CSP
     return response
 
