@@ -42,7 +42,7 @@ class PlainFormatter(logging.Formatter):
 
 
 class JsonFormatter(logging.Formatter):
-    """One JSON object a line: time, level, logger, message, request_id and the access fields."""
+    """One JSON object a line: time, level, logger, message, request id, pid, access fields."""
 
     def format(self, record: logging.LogRecord) -> str:
         data: dict[str, Any] = {
@@ -51,6 +51,7 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
             "request_id": getattr(record, "request_id", "-"),
+            "pid": record.process,
         }
         for field in (*ACCESS_FIELDS, *getattr(record, "fields", ())):
             if hasattr(record, field):
