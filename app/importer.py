@@ -8,7 +8,9 @@ has it open keeps answering.
 import json
 import multiprocessing
 import os
+import queue
 import sqlite3
+import threading
 import time
 import uuid
 from collections import deque
@@ -332,6 +334,7 @@ def build(data_dir: Path, db_path: Path) -> int:
         os.replace(tmp, db_path)
     finally:
         tmp.unlink(missing_ok=True)
+        tmp.with_name(tmp.name + ".fts").unlink(missing_ok=True)
     return count
 
 
@@ -352,12 +355,21 @@ def _load(
         vocabulary = Vocabulary.of(taxonomy, set(pattern_ids))
         problems: list[Problem] = []
         count = 0
-        for incident in _checked(data_dir, vocabulary, problems):
-            if not problems:  # after the first problem, keep validating but stop writing
-                _insert_incident(conn, incident, term_ids, pattern_ids)
-            count += 1
+        fts = _FtsWriter(db, conn)
+        links = _Links([], [])
+        try:
+            for incident in _checked(data_dir, vocabulary, problems):
+                if not problems:  # after the first problem, keep validating but stop writing
+                    fts.add(_insert_incident(conn, incident, term_ids, pattern_ids, links))
+                count += 1
+            links.flush(conn)
+        finally:
+            fts.close()
         if problems:
             raise DataError(problems)
+        conn.commit()
+        fts.copy_into(conn)
+        conn.execute("BEGIN")
         parents = {t.slug: t.parent for t in taxonomy.component if t.parent}
         _rank_and_index(conn, parents)
         # What /readyz and /metrics say about the served file: which build, when, how long.
@@ -427,7 +439,9 @@ def _insert_incident(
     incident: Prepared,
     term_ids: dict[tuple[str, str], int],
     pattern_ids: dict[str, int],
-) -> None:
+    links: "_Links",
+) -> tuple[Any, ...]:
+    """Write the incident's rows; returns its full-text row (rowid, title, body, tags)."""
     cursor = conn.execute(
         "INSERT INTO incident (slug, organization, date, year, month, day, sort_rank, title_en,"
         " title_ko, body_json, tags_json, sources_json, patterns_json, duration, review_json)"
@@ -435,18 +449,114 @@ def _insert_incident(
         incident.row,
     )
     rowid = int(cursor.lastrowid or 0)
-    conn.executemany(
-        "INSERT INTO incidentterm (incident_id, term_id) VALUES (?, ?)",
-        [(rowid, term_ids[pair]) for pair in incident.tags],
-    )
-    conn.executemany(
-        "INSERT OR IGNORE INTO incidentpattern (incident_id, pattern_id) VALUES (?, ?)",
-        [(rowid, pattern_ids[slug]) for slug in incident.patterns],
-    )
-    conn.execute(
-        "INSERT INTO incident_fts (rowid, title, body, tags) VALUES (?, ?, ?, ?)",
-        (rowid, *incident.fts),
-    )
+    links.terms.extend((rowid, term_ids[pair]) for pair in incident.tags)
+    links.patterns.extend((rowid, pattern_ids[slug]) for slug in incident.patterns)
+    if len(links.terms) >= LINK_BATCH:
+        links.flush(conn)
+    return (rowid, *incident.fts)
+
+
+LINK_BATCH = 4096
+
+
+@dataclass
+class _Links:
+    """Incident-term and incident-pattern rows, written a few thousand at a time."""
+
+    terms: list[tuple[int, int]]
+    patterns: list[tuple[int, int]]
+
+    def flush(self, conn: sqlite3.Connection) -> None:
+        conn.executemany(
+            "INSERT INTO incidentterm (incident_id, term_id) VALUES (?, ?)", self.terms
+        )
+        conn.executemany(
+            "INSERT OR IGNORE INTO incidentpattern (incident_id, pattern_id) VALUES (?, ?)",
+            self.patterns,
+        )
+        self.terms.clear()
+        self.patterns.clear()
+
+
+FTS_BATCH = 256
+
+
+class _FtsWriter:
+    """The full-text index, written on a thread of its own into a side file, then copied in.
+
+    Tokenising is most of a build's work (FTS5 over ~3 KB per incident). SQLite does it without
+    holding the GIL, so a second connection on a second file (SQLite allows one writer per file)
+    tokenises while the main thread writes the rows. FTS5 keeps its whole index in ordinary
+    shadow tables, so copying those rows over the empty index `migrate` made gives the same
+    index as inserting into it directly.
+    """
+
+    def __init__(self, db: Path, conn: sqlite3.Connection) -> None:
+        self.path = db.with_name(db.name + ".fts")
+        self.path.unlink(missing_ok=True)
+        sql = "SELECT sql FROM sqlite_master WHERE name = 'incident_fts'"
+        (create,) = conn.execute(sql).fetchone()
+        self.rows: list[tuple[Any, ...]] = []
+        self.queue: queue.Queue[list[tuple[Any, ...]] | None] = queue.Queue(maxsize=16)
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._write, args=(create,), daemon=True)
+        self.thread.start()
+
+    def add(self, row: tuple[Any, ...]) -> None:
+        self.rows.append(row)
+        if len(self.rows) >= FTS_BATCH:
+            self.queue.put(self.rows)
+            self.rows = []
+
+    def close(self) -> None:
+        """Hand over the last rows and wait for the thread; raises what the thread raised."""
+        self.queue.put(self.rows)
+        self.queue.put(None)
+        self.thread.join()
+        if self.error is not None:
+            self.path.unlink(missing_ok=True)
+            raise self.error
+
+    def _write(self, create: str) -> None:
+        try:
+            side = sqlite3.connect(self.path)
+            try:
+                side.execute("PRAGMA journal_mode=OFF")
+                side.execute("PRAGMA synchronous=OFF")
+                side.execute(create)
+                side.execute("BEGIN")
+                while (rows := self.queue.get()) is not None:
+                    side.executemany(
+                        "INSERT INTO incident_fts (rowid, title, body, tags) VALUES (?, ?, ?, ?)",
+                        rows,
+                    )
+                side.commit()
+            finally:
+                side.close()
+        except BaseException as error:  # handed to the main thread by close()
+            self.error = error
+            while self.queue.get() is not None:  # let the main thread finish handing over
+                pass
+
+    def copy_into(self, conn: sqlite3.Connection) -> None:
+        """Replace the database's (empty) full-text index with the side file's, then drop it."""
+        try:
+            conn.execute("ATTACH DATABASE ? AS fts_side", (str(self.path),))
+            shadows = [
+                name
+                for (name,) in conn.execute(
+                    "SELECT name FROM fts_side.sqlite_master"
+                    " WHERE type = 'table' AND name LIKE 'incident\\_fts\\_%' ESCAPE '\\'"
+                )
+            ]
+            conn.execute("BEGIN")
+            for name in shadows:
+                conn.execute(f"DELETE FROM main.{name}")
+                conn.execute(f"INSERT INTO main.{name} SELECT * FROM fts_side.{name}")
+            conn.commit()
+            conn.execute("DETACH DATABASE fts_side")
+        finally:
+            self.path.unlink(missing_ok=True)
 
 
 def _rank_and_index(conn: sqlite3.Connection, parents: dict[str, str]) -> None:

@@ -1,5 +1,6 @@
 """create_app(settings) -> FastAPI. Serve with: uvicorn --factory app.main:create_app"""
 
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -107,6 +108,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def _loaded(store: Store) -> None:
+    # What is loaded now lives as long as the process: move it out of the cyclic collector's
+    # reach. Without this a full collection walks it all, a pause of up to ~90 ms measured at
+    # 100,000 incidents (gc.callbacks), which was a share of the p99. Unfreeze first so the
+    # previous store, after a roll-out, can still be collected.
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
     observability.database_loaded(store.meta, store.total)
     LOG.info(
         "database %s loaded: %d incidents (build %s)",

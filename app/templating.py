@@ -92,11 +92,12 @@ class PageCache:
     """Rendered pages by request URL and language, least recently used dropped first.
 
     Belongs to one Store (one database file), so a rebuilt library starts with an empty cache.
+    Pages are kept encoded: a hit is sent as it is, without re-encoding ~130 KB each time.
     """
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._pages: OrderedDict[tuple[str, ...], str] = OrderedDict()
+        self._pages: OrderedDict[tuple[str, ...], bytes] = OrderedDict()
         self._lock = threading.Lock()
         self._filling: dict[tuple[str, ...], threading.Lock] = {}
 
@@ -105,14 +106,14 @@ class PageCache:
         with self._lock:
             return self._filling.setdefault(key, threading.Lock())
 
-    def get(self, key: tuple[str, ...]) -> str | None:
+    def get(self, key: tuple[str, ...]) -> bytes | None:
         with self._lock:
             body = self._pages.get(key)
             if body is not None:
                 self._pages.move_to_end(key)
             return body
 
-    def put(self, key: tuple[str, ...], body: str) -> None:
+    def put(self, key: tuple[str, ...], body: bytes) -> None:
         with self._lock:
             self._filling.pop(key, None)
             if self.size <= 0:
@@ -149,9 +150,9 @@ def render(
         return templates.get_template(name).render(full_context)
 
     root_path: str = request.scope.get("root_path", "")
-    body: str | None
+    body: bytes | None
     if cache is None:
-        body = under_root(build(), root_path)
+        body = under_root(build(), root_path).encode()
     else:
         key = (name, request.url.path, request.url.query, view.lang, str(partial))
         body = cache.get(key)
@@ -160,7 +161,7 @@ def render(
             with cache.filling(key):
                 body = cache.get(key)  # rendered by another request while this one waited
                 if body is None:
-                    body = under_root(build(), root_path)
+                    body = under_root(build(), root_path).encode()
                     cache.put(key, body)
         observability.count_cache("page", hit=cached)
     assert body is not None

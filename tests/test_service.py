@@ -88,7 +88,9 @@ def test_metrics_count_requests_by_route_template_and_status(client: TestClient)
     assert delta("il_http_requests_total", route="(unmatched)", status="404") == 1
     assert delta("il_http_request_duration_seconds_count", route=route) == 3
     assert "IL-0129" not in text  # raw URLs never become labels
-    assert sample(text, "il_incidents_loaded") == client.get("/readyz").json()["incidents"]
+    # The database gauges are per process (several apps share this one): their values are
+    # checked against a real server's workers in test_service_server.py.
+    assert "\nil_incidents_loaded " in text
     assert sample(text, "il_database_built_timestamp_seconds") > 1.7e9
 
 
