@@ -75,7 +75,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         os.environ[f"IL_{name.upper()}"] = str(value)
     config = log_config(settings.log_format, settings.log_level)
     logging.config.dictConfig(config)
-    metrics_dir, made = _metrics_dir()
+    made = _scratch_dirs(settings.page_cache_dir)
     url = f"http://{settings.host}:{settings.port}{settings.root_path}/"
     logging.getLogger("incident_library").info(
         "Incident Library at %s · database %s: %d incidents (build %s) · %d worker(s)",
@@ -99,8 +99,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             proxy_headers=False,  # app.proxy believes only IL_FORWARDED_ALLOW_IPS
         )
     finally:
-        if made:
-            shutil.rmtree(metrics_dir, ignore_errors=True)
+        for path in made:
+            shutil.rmtree(path, ignore_errors=True)
     return 0
 
 
@@ -130,22 +130,29 @@ def _describe_database(db: Path) -> tuple[int, str]:
     return int(count), str(meta.get("build_id", "unknown"))
 
 
-def _metrics_dir() -> tuple[Path, bool]:
-    """PROMETHEUS_MULTIPROC_DIR for the workers: emptied if given, else a new temporary one.
+def _scratch_dirs(page_cache_dir: Path | None) -> list[Path]:
+    """The workers' shared directories; returns the ones made here (removed at exit).
 
-    prometheus-client's multiprocess mode needs a directory that no earlier run has written to;
-    a directory this command made is removed when the server stops.
+    PROMETHEUS_MULTIPROC_DIR: prometheus-client's multiprocess mode needs a directory no earlier
+    run has written to, so a given one is emptied. IL_PAGE_CACHE_DIR: rendered pages the workers
+    share (app.pagecache). Either one not given is a new temporary directory.
     """
+    made = []
     given = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if given:
-        path = Path(given)
-        path.mkdir(parents=True, exist_ok=True)
-        for stale in path.glob("*.db"):
+        metrics = Path(given)
+        metrics.mkdir(parents=True, exist_ok=True)
+        for stale in metrics.glob("*.db"):
             stale.unlink()
-        return path, False
-    path = Path(tempfile.mkdtemp(prefix="incident-library-metrics-"))
-    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(path)
-    return path, True
+    else:
+        metrics = Path(tempfile.mkdtemp(prefix="incident-library-metrics-"))
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics)
+        made.append(metrics)
+    if page_cache_dir is None:
+        pages = Path(tempfile.mkdtemp(prefix="incident-library-pages-"))
+        os.environ["IL_PAGE_CACHE_DIR"] = str(pages)
+        made.append(pages)
+    return made
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -41,6 +41,7 @@ class Settings(BaseSettings):
     page_size: int = 20
     search_cache_size: int = 256
     page_cache_size: int = 256  # rendered list pages kept per process (about 120 KB each)
+    page_cache_dir: Path | None = None  # pages shared by a server's workers (`serve` makes one)
     max_check_upload_bytes: int = 5_000_000
     # Serving (read by `incident-library serve` and by the app it starts).
     host: str = "127.0.0.1"

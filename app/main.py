@@ -62,6 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         settings.database_path,
         search_cache_size=settings.search_cache_size,
         page_cache_size=settings.page_cache_size,
+        page_cache_dir=settings.page_cache_dir,
         on_load=_loaded,
     )
 

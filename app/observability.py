@@ -47,7 +47,9 @@ LATENCY = Histogram(
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
 )
 CACHE = Counter(
-    "il_cache_lookups", "Page and search cache lookups, by cache and result.", ["cache", "result"]
+    "il_cache_lookups",
+    "Page and search cache lookups, by cache and result (hit, shared: from another worker, miss).",
+    ["cache", "result"],
 )
 # One sample per live worker process ("liveall" adds a pid label in multiprocess mode), so a
 # roll-out in progress shows which processes have the new database and which the old.
@@ -69,8 +71,9 @@ DATABASE = Gauge(
 )  # fmt: skip
 
 
-def count_cache(cache: str, *, hit: bool) -> None:
-    CACHE.labels(cache, "hit" if hit else "miss").inc()
+def count_cache(cache: str, result: str) -> None:
+    """`result`: hit (this worker's memory), shared (another worker's page), miss (computed)."""
+    CACHE.labels(cache, result).inc()
 
 
 _current_build: str | None = None

@@ -19,6 +19,7 @@ from sqlalchemy import Engine, text
 
 from app import observability
 from app.db import make_engine
+from app.pagecache import SharedPages
 from app.search import match_expression
 from app.taxonomy import Taxonomy
 from app.templating import PageCache
@@ -47,7 +48,12 @@ class Store:
     """One opened database file and everything derived from it at load time."""
 
     def __init__(
-        self, path: Path, *, search_cache_size: int = 256, page_cache_size: int = 256
+        self,
+        path: Path,
+        *,
+        search_cache_size: int = 256,
+        page_cache_size: int = 256,
+        page_cache_dir: Path | None = None,
     ) -> None:
         self.path = path
         self.identity = _identity(path)
@@ -101,7 +107,9 @@ class Store:
         # sort=longest: longest impact first, newest first among equals, unknown durations last.
         self.longest_order = np.lexsort((np.arange(self.total), -duration)).astype(np.int64)
         self.pattern_by_slug = {p.slug: p for p in self.patterns}
-        self.pages = PageCache(page_cache_size)
+        build = self.meta.get("build_id") or "{}-{}".format(*self.identity)
+        shared = SharedPages(page_cache_dir, build, page_cache_size) if page_cache_dir else None
+        self.pages = PageCache(page_cache_size, shared)
         self._search_cache: OrderedDict[str, SearchHits] = OrderedDict()
         self._search_cache_size = search_cache_size
         self._lock = threading.Lock()
@@ -153,7 +161,7 @@ class Store:
             hit = self._search_cache.get(q)
             if hit is not None:
                 self._search_cache.move_to_end(q)
-        observability.count_cache("search", hit=hit is not None)
+        observability.count_cache("search", "miss" if hit is None else "hit")
         if hit is not None:
             return hit
         hits = self._search_uncached(q)
@@ -236,11 +244,13 @@ class StoreHolder:
         *,
         search_cache_size: int = 256,
         page_cache_size: int = 256,
+        page_cache_dir: Path | None = None,
         on_load: Callable[["Store"], None] | None = None,
     ) -> None:
         self.path = path
         self.search_cache_size = search_cache_size
         self.page_cache_size = page_cache_size
+        self.page_cache_dir = page_cache_dir
         self.on_load = on_load
         self._store: Store | None = None
         self._lock = threading.Lock()
@@ -292,6 +302,7 @@ class StoreHolder:
                     self.path,
                     search_cache_size=self.search_cache_size,
                     page_cache_size=self.page_cache_size,
+                    page_cache_dir=self.page_cache_dir,
                 )
                 if old is not None:
                     old.engine.dispose()

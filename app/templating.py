@@ -17,6 +17,7 @@ from jinja2_fragments.fastapi import Jinja2Blocks
 from app import observability
 from app.facets import Filter
 from app.i18n import COOKIE, format_duration, translate
+from app.pagecache import SharedPages
 
 
 @dataclass(frozen=True)
@@ -95,8 +96,9 @@ class PageCache:
     Pages are kept encoded: a hit is sent as it is, without re-encoding ~130 KB each time.
     """
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, shared: SharedPages | None = None) -> None:
         self.size = size
+        self.shared = shared if size > 0 else None
         self._pages: OrderedDict[tuple[str, ...], bytes] = OrderedDict()
         self._lock = threading.Lock()
         self._filling: dict[tuple[str, ...], threading.Lock] = {}
@@ -111,9 +113,22 @@ class PageCache:
             body = self._pages.get(key)
             if body is not None:
                 self._pages.move_to_end(key)
-            return body
+                return body
+        return None
+
+    def get_shared(self, key: tuple[str, ...]) -> bytes | None:
+        """The page another worker rendered (then kept here too), or None."""
+        body = self.shared.read(key) if self.shared is not None else None
+        if body is not None:
+            self._keep(key, body)
+        return body
 
     def put(self, key: tuple[str, ...], body: bytes) -> None:
+        self._keep(key, body)
+        if self.shared is not None:
+            self.shared.write(key, body)
+
+    def _keep(self, key: tuple[str, ...], body: bytes) -> None:
         with self._lock:
             self._filling.pop(key, None)
             if self.size <= 0:
@@ -156,14 +171,18 @@ def render(
     else:
         key = (name, request.url.path, request.url.query, view.lang, str(partial))
         body = cache.get(key)
-        cached = body is not None
+        result = "hit"
         if body is None:
             with cache.filling(key):
                 body = cache.get(key)  # rendered by another request while this one waited
                 if body is None:
+                    body = cache.get_shared(key)
+                    result = "shared"
+                if body is None:
                     body = under_root(build(), root_path).encode()
                     cache.put(key, body)
-        observability.count_cache("page", hit=cached)
+                    result = "miss"
+        observability.count_cache("page", result)
     assert body is not None
     response = HTMLResponse(body, status_code=status_code)
     if partial:

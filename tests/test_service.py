@@ -219,3 +219,17 @@ def test_settings_default_to_the_bundled_files() -> None:
     assert settings.templates_dir == bundled("templates")
     assert (settings.templates_dir / "base.html").is_file()
     assert (settings.data_dir / "taxonomy.yaml").is_file()
+
+
+def test_shared_pages_belong_to_one_database_build_and_stay_bounded(tmp_path: Path) -> None:
+    from app.pagecache import SWEEP_EVERY, SharedPages
+
+    old = SharedPages(tmp_path, "build-a", size=10)
+    old.write(("list", "/incidents", ""), b"old page")
+    assert old.read(("list", "/incidents", "")) == b"old page"
+    new = SharedPages(tmp_path, "build-b", size=10)  # a rolled-out database: old pages go
+    assert new.read(("list", "/incidents", "")) is None
+    assert list(tmp_path.iterdir()) == []
+    for n in range(SWEEP_EVERY):
+        new.write(("list", f"/incidents?page={n}", ""), b"page")
+    assert len(list(tmp_path.iterdir())) == 10

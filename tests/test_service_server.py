@@ -21,18 +21,33 @@ def test_two_workers_count_every_request_once_and_log_json_lines(
         log=tmp_path / "serve.log", env={"TMPDIR": str(scratch)},
     ).ready()  # fmt: skip
     try:
-        assert [p.name for p in scratch.iterdir()][0].startswith("incident-library-metrics-")
+        made = sorted(p.name for p in scratch.iterdir())
+        assert [name.rsplit("-", 1)[0] for name in made] == [
+            "incident-library-metrics",
+            "incident-library-pages",
+        ]
         with ThreadPoolExecutor(8) as pool:
             answers = list(
                 pool.map(lambda _: get(server.base + "/incidents/IL-0129"), range(REQUESTS))
             )
+            page = server.base + "/incidents?cause=capacity-limit"
+            first = get(page)
+            again = list(pool.map(lambda _: get(page), range(REQUESTS)))
         for _ in range(3):
             get(server.base + "/healthz")
         metrics = get(server.base + "/metrics")[2].decode()
         ready = json.loads(get(server.base + "/readyz")[2])
     finally:
         server.stop()
-    assert {status for status, _, _ in answers} == {200}
+    assert {status for status, _, _ in answers + again} == {200}
+    # The list page was rendered once, by one worker; the other read it from the shared cache.
+    assert {body for _, _, body in again} == {first[2]}
+    pages = {
+        result: sample(metrics, "il_cache_lookups_total", cache="page", result=result)
+        for result in ("hit", "shared", "miss")
+    }
+    assert pages["miss"] == 1 and pages["shared"] >= 1
+    assert pages["hit"] + pages["shared"] == REQUESTS
     route = {"route": "/incidents/{slug}", "status": "200"}
     assert sample(metrics, "il_http_requests_total", **route) == REQUESTS
     lines = [json.loads(line) for line in server.log().splitlines()]
@@ -49,7 +64,7 @@ def test_two_workers_count_every_request_once_and_log_json_lines(
     assert start["url"] == f"http://127.0.0.1:{server.port}/"
     assert (start["database"], start["incidents"]) == (str(library_db), ready["incidents"])
     assert start["build_id"] == ready["build_id"] and start["workers"] == 2
-    assert list(scratch.iterdir()) == [], "the metrics directory is removed at exit"
+    assert list(scratch.iterdir()) == [], "the directories it made are removed at exit"
 
 
 def test_plain_log_has_a_start_up_line_and_one_line_per_request(
