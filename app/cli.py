@@ -3,6 +3,7 @@
 import argparse
 import os
 import shutil
+import signal
 import sqlite3
 import sys
 import tempfile
@@ -86,6 +87,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "workers": workers,
         },
     )  # fmt: skip
+    # uvicorn re-raises SIGTERM once it has shut down gracefully; as the default action that
+    # would end the process before the `finally` below removes the directories made above.
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     try:
         uvicorn.run(
             "app.main:create_app",
@@ -102,6 +106,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         for path in made:
             shutil.rmtree(path, ignore_errors=True)
     return 0
+
+
+def _exit_on_sigterm(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def log_config(log_format: str, level: str) -> dict[str, object]:

@@ -70,12 +70,18 @@ def test_two_workers_count_every_request_once_and_log_json_lines(
 def test_plain_log_has_a_start_up_line_and_one_line_per_request(
     library_db: Path, tmp_path: Path
 ) -> None:
-    server = Serve(library_db, "--workers", "1", "--root-path", "/library/", log=tmp_path / "log")
-    server.ready()
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    server = Serve(
+        library_db, "--workers", "1", "--root-path", "/library/",
+        log=tmp_path / "log", env={"TMPDIR": str(scratch)},
+    ).ready()  # fmt: skip
     try:
+        assert len(list(scratch.iterdir())) == 2
         _, headers, _ = get(server.base + "/library/incidents?cause=capacity-limit")
     finally:
         server.stop()
+    assert list(scratch.iterdir()) == [], "one process too removes what it made"
     first, *rest = server.log().splitlines()
     assert (
         f"Incident Library at http://127.0.0.1:{server.port}/library/ · database {library_db}"
