@@ -5,12 +5,13 @@ every file validated, so the previous database is untouched by a failed build an
 has it open keeps answering.
 """
 
-import datetime as dt
 import hashlib
 import json
 import multiprocessing
 import os
 import sqlite3
+import time
+import uuid
 from collections import Counter, deque
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from alembic.config import Config
 from pydantic import ValidationError
 
 from app.checks.patterns import PatternsError, load_patterns
-from app.config import ROOT
+from app.config import bundled
 from app.schema import DIMENSIONS, IncidentFile, SynonymsFile, TaxonomyFile
 from app.search import index_text, normal_key, words_of
 
@@ -353,8 +354,8 @@ def validate(data_dir: Path) -> int:
 
 def migrate(db_path: Path) -> None:
     """Bring the file at db_path to the newest schema through the Alembic migrations."""
-    config = Config(str(ROOT / "alembic.ini"))
-    config.set_main_option("script_location", str(ROOT / "migrations"))
+    config = Config(str(bundled("alembic.ini")))
+    config.set_main_option("script_location", str(bundled("migrations")))
     config.set_main_option("sqlalchemy.url", f"sqlite:///{db_path}")
     command.upgrade(config, "head")
 
@@ -364,6 +365,7 @@ def build(data_dir: Path, db_path: Path) -> int:
 
     :raises DataError: when any file is invalid (db_path is then left as it was).
     """
+    started = time.time()
     taxonomy = load_taxonomy(data_dir)
     patterns = load_patterns_raw(data_dir)
     synonyms = load_synonyms(data_dir)
@@ -373,10 +375,11 @@ def build(data_dir: Path, db_path: Path) -> int:
     tmp.unlink(missing_ok=True)
     try:
         migrate(tmp)
-        count = _load(tmp, data_dir, taxonomy, patterns, synonyms)
+        count = _load(tmp, data_dir, taxonomy, patterns, synonyms, started)
         os.replace(tmp, db_path)
     finally:
         tmp.unlink(missing_ok=True)
+        tmp.with_name(tmp.name + ".fts").unlink(missing_ok=True)
     return count
 
 
@@ -386,6 +389,7 @@ def _load(
     taxonomy: TaxonomyFile,
     patterns: list[dict[str, Any]],
     synonyms: list[list[str]],
+    started: float,
 ) -> int:
     conn = sqlite3.connect(db)
     try:
@@ -413,14 +417,16 @@ def _load(
         _insert_search_words(conn, words, synonyms)
         parents = {t.slug: t.parent for t in taxonomy.component if t.parent}
         _rank_and_index(conn, parents)
-        built_at = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
+        # What /readyz and /metrics say about the served file: which build, when, how long.
         conn.executemany(
             "INSERT INTO meta (key, value) VALUES (?, ?)",
             [
                 ("incidents", str(count)),
                 ("source", str(data_dir)),
                 ("content_id", content.hexdigest()[:32]),
-                ("built_at", built_at),
+                ("build_id", uuid.uuid4().hex),
+                ("built_at", f"{time.time():.3f}"),
+                ("build_seconds", f"{time.time() - started:.3f}"),
             ],
         )
         conn.commit()

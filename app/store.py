@@ -11,7 +11,7 @@ import json
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -19,8 +19,10 @@ from typing import Any, cast
 import numpy as np
 from sqlalchemy import Engine, text
 
+from app import observability
 from app.db import make_engine
 from app.matching import COMMON, RERANK, TermHits, rerank, select
+from app.pagecache import SharedPages
 from app.search import Clause, Query, Synonyms, Word, clause_expression, parse_query, word_keys
 from app.spelling import Speller
 from app.taxonomy import Taxonomy
@@ -72,7 +74,12 @@ class Store:
     """One opened database file and everything derived from it at load time."""
 
     def __init__(
-        self, path: Path, *, search_cache_size: int = 256, page_cache_size: int = 256
+        self,
+        path: Path,
+        *,
+        search_cache_size: int = 256,
+        page_cache_size: int = 256,
+        page_cache_dir: Path | None = None,
     ) -> None:
         self.path = path
         self.identity = _identity(path)
@@ -127,7 +134,9 @@ class Store:
         # sort=longest: longest impact first, newest first among equals, unknown durations last.
         self.longest_order = np.lexsort((np.arange(self.total), -duration)).astype(np.int64)
         self.pattern_by_slug = {p.slug: p for p in self.patterns}
-        self.pages = PageCache(page_cache_size)
+        build = self.meta.get("build_id") or "{}-{}".format(*self.identity)
+        shared = SharedPages(page_cache_dir, build, page_cache_size) if page_cache_dir else None
+        self.pages = PageCache(page_cache_size, shared)
         self._search_cache: OrderedDict[str, SearchHits] = OrderedDict()
         self._search_cache_size = search_cache_size
         self._term_cache: OrderedDict[str, TermHits] = OrderedDict()
@@ -159,8 +168,8 @@ class Store:
     @property
     def built_at(self) -> dt.datetime:
         """When the database was built (UTC); the file's time for databases built before."""
-        if stamp := self.meta.get("built_at"):
-            return dt.datetime.fromisoformat(str(stamp))
+        if stamp := self.meta.get("built_at"):  # seconds since the epoch, as the build writes it
+            return dt.datetime.fromtimestamp(int(float(stamp)), dt.UTC)
         return dt.datetime.fromtimestamp(self.identity[1] // 10**9, dt.UTC)
 
     def is_known(self, dimension: str, value: str) -> bool:
@@ -209,7 +218,9 @@ class Store:
             hit = self._search_cache.get(q)
             if hit is not None:
                 self._search_cache.move_to_end(q)
-                return hit
+        observability.count_cache("search", "miss" if hit is None else "hit")
+        if hit is not None:
+            return hit
         hits = self._search_uncached(q)
         with self._lock:
             self._search_cache[q] = hits
@@ -395,13 +406,53 @@ class StoreHolder:
     """Hands out the current Store; reopens it when `build` has swapped in a new file."""
 
     def __init__(
-        self, path: Path, *, search_cache_size: int = 256, page_cache_size: int = 256
+        self,
+        path: Path,
+        *,
+        search_cache_size: int = 256,
+        page_cache_size: int = 256,
+        page_cache_dir: Path | None = None,
+        on_load: Callable[["Store"], None] | None = None,
     ) -> None:
         self.path = path
         self.search_cache_size = search_cache_size
         self.page_cache_size = page_cache_size
+        self.page_cache_dir = page_cache_dir
+        self.on_load = on_load
         self._store: Store | None = None
         self._lock = threading.Lock()
+        self._loader: threading.Thread | None = None
+        self._load_error: tuple[tuple[int, int], str] | None = None
+
+    def loaded(self) -> bool:
+        return self._store is not None
+
+    def load_error(self) -> str | None:
+        """Why the background load of the file now at `path` failed (None: it did not)."""
+        if self._load_error is None:
+            return None
+        try:
+            current = _identity(self.path)
+        except FileNotFoundError:
+            return None
+        failed_on, reason = self._load_error
+        return reason if failed_on == current else None
+
+    def load_in_background(self) -> None:
+        """Open the database on a thread of its own (once), so the server answers meanwhile."""
+        with self._lock:
+            if self._store is not None or (self._loader is not None and self._loader.is_alive()):
+                return
+            self._loader = threading.Thread(target=self._load_quietly, daemon=True)
+            self._loader.start()
+
+    def _load_quietly(self) -> None:
+        try:
+            identity = _identity(self.path)
+            self.get()
+        except Exception as error:  # reported by /readyz, not by a dead thread
+            observability.LOG.error("cannot open the database at %s: %s", self.path, error)
+            self._load_error = (identity, str(error))
 
     def get(self) -> Store:
         store = self._store
@@ -418,7 +469,10 @@ class StoreHolder:
                     self.path,
                     search_cache_size=self.search_cache_size,
                     page_cache_size=self.page_cache_size,
+                    page_cache_dir=self.page_cache_dir,
                 )
                 if old is not None:
                     old.engine.dispose()
+                if self.on_load is not None:
+                    self.on_load(self._store)
             return self._store

@@ -15,8 +15,10 @@ from jinja2_fragments import render_block
 from jinja2_fragments.fastapi import Jinja2Blocks
 from markupsafe import Markup, escape
 
+from app import observability
 from app.facets import Filter, encode_query
 from app.i18n import COOKIE, format_duration, translate
+from app.pagecache import SharedPages
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,31 @@ def code_spans(text: str) -> Markup:
     return Markup(CODE_SPAN.sub(r"<code>\1</code>", escaped))
 
 
+# A root-relative URL in an attribute: href="/incidents?…", src="/static/app.css", hx-get="/…".
+# Data printed into attributes is escaped (`"` becomes &#34;), so only our own markup matches.
+_ROOT_RELATIVE = re.compile(
+    r'(\s(?:xlink:)?(?:href|src|action|hx-get|hx-post|data-url)=")(/(?!/)[^"]*)"'
+)
+
+
+def under_root(html: str, root_path: str) -> str:
+    """Root-relative links in rendered HTML, moved under the site's path prefix (--root-path).
+
+    Templates and helpers print URLs relative to the app's root (`Filter.url()`, tag_url, …);
+    this is the one place HTML gets the prefix (app.proxy does the same for headers).
+    """
+    if not root_path:
+        return html
+
+    def prefixed(match: re.Match[str]) -> str:
+        url = match[2]
+        if url == root_path or url.startswith(root_path + "/"):
+            return match[0]
+        return f'{match[1]}{root_path}{url}"'
+
+    return _ROOT_RELATIVE.sub(prefixed, html)
+
+
 def make_templates(directory: Path) -> Jinja2Blocks:
     templates = Jinja2Blocks(directory=str(directory))
     templates.env.trim_blocks = True
@@ -86,11 +113,13 @@ class PageCache:
     """Rendered pages by request URL and language, least recently used dropped first.
 
     Belongs to one Store (one database file), so a rebuilt library starts with an empty cache.
+    Pages are kept encoded: a hit is sent as it is, without re-encoding ~130 KB each time.
     """
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, shared: SharedPages | None = None) -> None:
         self.size = size
-        self._pages: OrderedDict[tuple[str, ...], str] = OrderedDict()
+        self.shared = shared if size > 0 else None
+        self._pages: OrderedDict[tuple[str, ...], bytes] = OrderedDict()
         self._lock = threading.Lock()
         self._filling: dict[tuple[str, ...], threading.Lock] = {}
 
@@ -99,14 +128,27 @@ class PageCache:
         with self._lock:
             return self._filling.setdefault(key, threading.Lock())
 
-    def get(self, key: tuple[str, ...]) -> str | None:
+    def get(self, key: tuple[str, ...]) -> bytes | None:
         with self._lock:
             body = self._pages.get(key)
             if body is not None:
                 self._pages.move_to_end(key)
-            return body
+                return body
+        return None
 
-    def put(self, key: tuple[str, ...], body: str) -> None:
+    def get_shared(self, key: tuple[str, ...]) -> bytes | None:
+        """The page another worker rendered (then kept here too), or None."""
+        body = self.shared.read(key) if self.shared is not None else None
+        if body is not None:
+            self._keep(key, body)
+        return body
+
+    def put(self, key: tuple[str, ...], body: bytes) -> None:
+        self._keep(key, body)
+        if self.shared is not None:
+            self.shared.write(key, body)
+
+    def _keep(self, key: tuple[str, ...], body: bytes) -> None:
         with self._lock:
             self._filling.pop(key, None)
             if self.size <= 0:
@@ -142,18 +184,25 @@ def render(
             return render_block(templates.env, name, block, full_context)
         return templates.get_template(name).render(full_context)
 
-    body: str | None
+    root_path: str = request.scope.get("root_path", "")
+    body: bytes | None
     if cache is None:
-        body = build()
+        body = under_root(build(), root_path).encode()
     else:
         key = (name, request.url.path, request.url.query, view.lang, str(partial))
         body = cache.get(key)
+        result = "hit"
         if body is None:
             with cache.filling(key):
                 body = cache.get(key)  # rendered by another request while this one waited
                 if body is None:
-                    body = build()
+                    body = cache.get_shared(key)
+                    result = "shared"
+                if body is None:
+                    body = under_root(build(), root_path).encode()
                     cache.put(key, body)
+                    result = "miss"
+        observability.count_cache("page", result)
     assert body is not None
     response = HTMLResponse(body, status_code=status_code)
     if partial:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.resources
 import json
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -19,32 +18,20 @@ from pydantic import (
 )
 
 from app.checks.readonly import read_only_problem
+from app.config import bundled
 
 SEVERITIES = ("high", "medium", "low", "info")
 TAG_DIMENSIONS = ("cause", "component", "factor")
 # The C loader when PyYAML has it: patterns.yaml is large enough for the pure-Python one to show.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SLUG = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
-# data/ ships inside the package under this name (pyproject.toml maps it), so the checker finds
-# its patterns from any directory and from a plain install. data/ stays the only copy.
-LIBRARY_PACKAGE = "app.checks.library"
 Data = Path | Traversable
 
 
 def library_data() -> Data:
-    """The patterns, taxonomy and incidents that ship with the package.
-
-    Read through importlib.resources from an installed package; in a source checkout (or an
-    editable install, whose finder cannot map a directory without __init__.py) it is the
-    repository's data/, found next to this package rather than from the working directory.
-    """
-    try:
-        found = importlib.resources.files(LIBRARY_PACKAGE)
-    except ModuleNotFoundError:
-        found = None
-    if found is not None and found.joinpath("patterns.yaml").is_file():
-        return found
-    return Path(__file__).resolve().parents[2] / "data"
+    """The patterns, taxonomy and incidents that ship with the package (app.config.bundled):
+    inside an installed wheel, or the checkout's data/ — never the working directory's."""
+    return bundled("data")
 
 
 class PatternsError(Exception):

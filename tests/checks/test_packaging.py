@@ -6,7 +6,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tomllib
 import zipfile
 from pathlib import Path
 
@@ -15,24 +14,14 @@ from app.config import ROOT
 from .conftest import SNAPSHOTS
 
 
-def test_every_package_under_app_is_listed_in_pyproject() -> None:
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    found = {
-        ".".join(path.parent.relative_to(ROOT).parts)
-        for path in (ROOT / "app").rglob("__init__.py")
-    }
-    assert found | {"app.checks.library", "app.checks.library.incidents"} == set(config["packages"])
-    assert config["package-dir"] == {"app.checks.library": "data"}
-
-
 def test_a_built_wheel_carries_data_patterns_and_checks_from_another_directory(
     tmp_path: Path,
 ) -> None:
     source = tmp_path / "source"
     source.mkdir()
-    for name in ("app", "data"):
+    for name in ("app", "data", "templates", "static", "migrations"):
         shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "setup.py", "alembic.ini"):
         shutil.copy(ROOT / name, source / name)
     built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps",
@@ -42,7 +31,7 @@ def test_a_built_wheel_carries_data_patterns_and_checks_from_another_directory(
     assert built.returncode == 0, built.stderr
     [wheel] = (tmp_path / "dist").glob("*.whl")
     with zipfile.ZipFile(wheel) as archive:
-        shipped = archive.read("app/checks/library/patterns.yaml")
+        shipped = archive.read("app/bundled/data/patterns.yaml")
         archive.extractall(tmp_path / "installed")
     assert shipped == (ROOT / "data" / "patterns.yaml").read_bytes()  # one source of truth
     elsewhere = tmp_path / "elsewhere"
@@ -59,4 +48,4 @@ def test_a_built_wheel_carries_data_patterns_and_checks_from_another_directory(
         capture_output=True, text=True, check=False, cwd=elsewhere,
         env={**os.environ, "PYTHONPATH": str(tmp_path / "installed")},
     )  # fmt: skip
-    assert str(tmp_path / "installed" / "app" / "checks" / "library") in probe.stdout
+    assert str(tmp_path / "installed" / "app" / "bundled" / "data") in probe.stdout
