@@ -205,7 +205,7 @@ def test_prefixed_redirects_headers_and_pages(prefixed: TestClient) -> None:
     missing = prefixed.get("/incidents/IL-9999")
     assert missing.status_code == 404 and 'href="/library/static/app.css"' in missing.text
     docs = prefixed.get("/docs").text
-    assert 'data-url="/library/openapi.json"' in docs
+    assert 'href="/library/openapi.json"' in docs
     assert prefixed.get("/openapi.json").json()["servers"] == [{"url": "/library"}]
 
 

@@ -27,13 +27,13 @@ def test_search_tips_open_and_the_syntax_works(page: Page, server: str) -> None:
     search(page, "dns")
     expect(page).to_have_url(f"{server}/incidents?q=dns")
     dns = total(page)
-    search(page, "dns -etcd")
+    search(page, "dns -bgp")
     expect(page.locator(".search-explained")).to_contain_text(
-        "Leaving out incidents that mention etcd"
+        "Leaving out incidents that mention bgp"
     )
     fewer = total(page)
-    search(page, "dns OR etcd")
-    expect(page).to_have_url(f"{server}/incidents?q=dns%20OR%20etcd")
+    search(page, "dns OR bgp")
+    expect(page).to_have_url(f"{server}/incidents?q=dns%20OR%20bgp")
     more = total(page)
     assert fewer < dns < more
     search(page, '"kernel panic"')
