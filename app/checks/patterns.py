@@ -86,12 +86,8 @@ class OtherChecker(BaseModel):
 # Words for the "Other checkers" section of a pattern page (the route passes them in).
 OTHER_CHECKERS_WORDS = {
     "heading": Localized(en="Other checkers", ko="다른 점검 도구"),
-    "checker": Localized(en="Checker", ko="도구"),
-    "check": Localized(en="Their check", ko="그 도구의 점검"),
-    "verdict": Localized(en="Here", ko="이 점검"),
-    "why": Localized(en="Why", ko="까닭"),
-    "agrees": Localized(en="agrees", ko="같다"),
-    "differs": Localized(en="differs", ko="다르다"),
+    "agrees": Localized(en="agrees", ko="같은 판단"),
+    "differs": Localized(en="differs", ko="다른 판단"),
 }
 
 
