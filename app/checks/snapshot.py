@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from app.checks import objects
+from app.checks import clusters, objects
 from app.checks.text import Text
 
 Obj = dict[str, Any]
@@ -315,8 +315,12 @@ class _Reader:
         self.kinds: set[str] = set()
         self.warnings: list[ReadWarning] = []
         self.documents = 0  # Lists and objects with a kind, even when skipped
+        # Objects by input, to tell whether several inputs come from one cluster.
+        self.inputs: dict[str, list[tuple[str, Obj]]] = {}
+        self.input = "the cluster"
 
     def add(self, label: str, raw: str | bytes) -> None:
+        self.input = label or "input"
         try:
             documents = parse_documents(raw)
         except SnapshotError as error:
@@ -381,6 +385,7 @@ class _Reader:
         if earlier is not None:
             self._same_cluster(kind, key, earlier, where, uid)
         self.seen[kind][key] = _Seen(item, where, uid)
+        self.inputs.setdefault(self.input, []).append((kind, item))
 
     def _same_cluster(
         self, kind: str, key: tuple[str, str], earlier: _Seen, where: str, uid: str | None
@@ -407,7 +412,21 @@ class _Reader:
     def warn(self, where: str, problem: Text) -> None:
         self.warnings.append(ReadWarning(where, problem))
 
+    def _one_cluster(self) -> None:
+        """Refuse inputs that prove two clusters; warn about one nothing links to the rest."""
+        if len(self.inputs) < 2:
+            return
+        found = clusters.Inputs()
+        for label, items in self.inputs.items():
+            for kind, item in items:
+                found.add(label, kind, item)
+        if (proof := found.conflict()) is not None:
+            raise SnapshotError(proof)
+        for label, problem in found.unrelated():
+            self.warn(label, problem)
+
     def build(self) -> Snapshot:
+        self._one_cluster()
         if not self.documents:
             first = self.warnings[0] if self.warnings else None
             reason = f" ({first.where}: {first.problem.en})" if first else ""
