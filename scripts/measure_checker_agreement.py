@@ -36,10 +36,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.checks import run_checks  # noqa: E402
+from app.checks.documents import SnapshotError, parse_documents  # noqa: E402
 from app.checks.kube import PLATFORM_APPS, PLATFORM_NAMESPACES  # noqa: E402
 from app.checks.patterns import Pattern, library_data, load_grounding, load_patterns  # noqa: E402
 from app.checks.report import Report  # noqa: E402
-from app.checks.snapshot import SnapshotError, load_snapshot, parse_documents  # noqa: E402
+from app.checks.snapshot import load_snapshot  # noqa: E402
 
 Obj = dict[str, Any]
 

@@ -8,16 +8,14 @@ warning naming the file, kind, namespace and name, and the rest is still checked
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from app.checks import clusters, objects
+from app.checks.documents import SnapshotError, parse_documents
 from app.checks.text import Text
 
 Obj = dict[str, Any]
@@ -80,18 +78,6 @@ SNAPSHOT_LIST_COMMAND = (
 SECRET_MESSAGE = "the snapshot contains a Secret; remove secrets from the command"
 SECRET = Text(SECRET_MESSAGE, "스냅숏에 Secret 이 들어 있다. 명령에서 secrets 를 빼고 다시 만든다")
 MANIFEST_SUFFIXES = (".json", ".yaml", ".yml")
-
-
-class SnapshotError(Exception):
-    """Input that cannot be used; the message is one line, in English and Korean."""
-
-    def __init__(self, message: Text | str) -> None:
-        self.text = message if isinstance(message, Text) else Text(message, message)
-        super().__init__(self.text.en)
-
-    def within(self, label: str) -> SnapshotError:
-        """The same error, prefixed with the file it came from."""
-        return SnapshotError(Text(f"{label}: {self.text.en}", f"{label}: {self.text.ko}"))
 
 
 @dataclass(frozen=True)
@@ -199,93 +185,6 @@ def _read(path: Path) -> bytes:
         raise SnapshotError(
             Text(f"cannot read {path}: {reason}", f"{path} 을(를) 읽을 수 없다: {reason}")
         ) from None
-
-
-# --- parsing --------------------------------------------------------------------------------
-
-
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """Safe YAML that keeps timestamps as text, the way the API sends them."""
-
-
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-
-
-def _decode(raw: str | bytes) -> str:
-    if isinstance(raw, str):
-        return raw
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise SnapshotError(
-            Text("the snapshot is not UTF-8 text", "스냅숏이 UTF-8 텍스트가 아니다")
-        ) from None
-
-
-def parse_documents(raw: str | bytes) -> list[object]:
-    """The documents of one input: a JSON stream, or else YAML (one or more documents).
-
-    :raises SnapshotError: for empty input, or input that is neither JSON nor YAML.
-    """
-    text = _decode(raw)
-    if not text.strip():
-        raise SnapshotError(Text("the snapshot is empty", "스냅숏이 비어 있다"))
-    try:
-        return _json_documents(text)
-    except json.JSONDecodeError as error:
-        json_error = error
-    except RecursionError:
-        raise _too_deep() from None
-    try:
-        return [doc for doc in yaml.load_all(text, Loader=_Loader) if doc is not None]
-    except RecursionError:
-        raise _too_deep() from None
-    except yaml.YAMLError as error:
-        if "nesting depth" in str(error):
-            raise _too_deep() from None
-        if text.lstrip()[:1] in ("{", "["):
-            where = f"line {json_error.lineno}, column {json_error.colno}: {json_error.msg}"
-            raise SnapshotError(
-                Text(
-                    f"the snapshot is not valid JSON ({where})",
-                    f"스냅숏이 올바른 JSON 이 아니다 ({where})",
-                )
-            ) from None
-        mark = getattr(error, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        reason = getattr(error, "problem", None) or type(error).__name__
-        raise SnapshotError(
-            Text(
-                f"the snapshot is neither JSON nor YAML ({where}{reason})",
-                f"스냅숏이 JSON 도 YAML 도 아니다 ({where}{reason})",
-            )
-        ) from None
-
-
-def _json_documents(text: str) -> list[object]:
-    decoder = json.JSONDecoder()
-    documents: list[object] = []
-    position = _skip_space(text, 0)
-    while position < len(text):
-        document, position = decoder.raw_decode(text, position)
-        documents.append(document)
-        position = _skip_space(text, position)
-    return documents
-
-
-def _skip_space(text: str, position: int) -> int:
-    while position < len(text) and text[position].isspace():
-        position += 1
-    return position
-
-
-def _too_deep() -> SnapshotError:
-    return SnapshotError(
-        Text("the snapshot is nested too deeply to read", "스냅숏의 중첩이 너무 깊어 읽을 수 없다")
-    )
 
 
 # --- collecting objects ---------------------------------------------------------------------

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from app.checks.cli import main
-from app.checks.snapshot import SnapshotError, load_snapshot_files
+from app.checks.documents import SnapshotError
+from app.checks.snapshot import load_snapshot_files
 
 from .factories import node, pod, statefulset
 
