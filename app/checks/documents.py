@@ -161,6 +161,8 @@ def _check_aliases(documents: list[object]) -> None:
     entered: set[int] = set()
     distinct = 0
     for document in documents:
+        if not isinstance(document, dict | list):
+            continue
         stack: list[tuple[Any, bool]] = [(document, False)]
         while stack:
             node, finished = stack.pop()

@@ -9,6 +9,7 @@ refer to themselves or expand into billions of values.
 from __future__ import annotations
 
 import codecs
+import html
 import json
 import subprocess
 import sys
@@ -17,8 +18,10 @@ from pathlib import Path
 
 import pytest
 import yaml
+from fastapi.testclient import TestClient
 
 from app.checks import cli
+from app.config import Settings
 
 POD = {
     "apiVersion": "v1",
@@ -178,6 +181,11 @@ CORPUS: dict[str, tuple[Callable[[], str | bytes], int, str]] = {
         1,
         "",
     ),
+    "a scalar document beside anchors' characters": (
+        lambda: "false\n---\n'&': null\n'*': null\n",
+        2,
+        "no Kubernetes object or List in the input",
+    ),
     "a merge key": (
         lambda: (
             "base: &b {name: a, namespace: x}\nkind: Pod\nmetadata:\n  <<: *b\n"
@@ -231,3 +239,18 @@ def test_the_billion_laughs_is_refused_without_being_expanded(tmp_path: Path) ->
     )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "alias bomb" in done.stderr
+
+
+@pytest.mark.parametrize("name", list(CORPUS))
+def test_malformed_upload_gets_a_page_never_a_500(name: str, client: TestClient) -> None:
+    make, expected, said = CORPUS[name]
+    content = make()
+    raw = content if isinstance(content, bytes) else content.encode()
+    response = client.post("/check", files={"upload": ("snapshot.yaml", raw, "text/plain")})
+    # Input that cannot be used gets its error beside the box; input with nothing to check
+    # gets the report page, like any other result.
+    refused = expected == 2 and said and "nothing" not in said
+    status = 413 if len(raw) > Settings().max_check_upload_bytes else 400 if refused else 200
+    assert response.status_code == status
+    if response.status_code == 400:
+        assert html.escape(said, quote=False) in response.text
