@@ -45,8 +45,9 @@ class Said:
 class Inputs:
     """The live objects of every input, with what they say about each other."""
 
-    def __init__(self) -> None:
-        self.labels: list[str] = []
+    def __init__(self, order: list[str]) -> None:
+        self.order = {label: index for index, label in reversed(list(enumerate(order)))}
+        self.labels: list[str] = []  # the inputs that hold live objects
         self.holders: dict[Key, dict[str, str]] = defaultdict(dict)  # key -> input -> uid
         self.uids: dict[str, set[str]] = defaultdict(set)  # uid -> inputs
         self.references: list[tuple[Key, Said]] = []  # what must exist, with which uid
@@ -167,21 +168,22 @@ class Inputs:
             for other in rest:
                 parent[other] = first
 
-        for labels in [*self.uids.values(), *self.namespaces.values()]:
-            join(labels)
+        for shared in [*self.uids.values(), *self.namespaces.values()]:
+            join(shared)
         nodes: dict[Key, set[str]] = defaultdict(set)  # pods of two inputs on one node
         for key, said in self.references:
             if holders := self.holders.get(key):
                 join({said.label, *holders})
             if key[0] == "Node":
                 nodes[key].add(said.label)
-        for labels in nodes.values():
-            join(labels)
+        for shared in nodes.values():
+            join(shared)
         if not self.labels:
             return []
-        main = root(self.labels[0])
-        linked = [label for label in self.labels if root(label) == main]
-        return [(label, _unrelated(linked)) for label in self.labels if root(label) != main]
+        labels = sorted(self.labels, key=lambda label: self.order.get(label, len(self.order)))
+        main = root(labels[0])
+        linked = [label for label in labels if root(label) == main]
+        return [(label, _unrelated(linked)) for label in labels if root(label) != main]
 
 
 def _apart(first: str, second: str, reason: Text) -> Text:

@@ -202,8 +202,9 @@ def describe(kind: str, item: Obj) -> str:
 @dataclass
 class _Seen:
     item: Obj
-    label: str
+    label: str  # where it was read: the input, and the document in it
     uid: str | None
+    source: str  # the input alone
 
 
 class _Reader:
@@ -214,12 +215,13 @@ class _Reader:
         self.kinds: set[str] = set()
         self.warnings: list[ReadWarning] = []
         self.documents = 0  # Lists and objects with a kind, even when skipped
-        # Objects by input, to tell whether several inputs come from one cluster.
-        self.inputs: dict[str, list[tuple[str, Obj]]] = {}
+        # The inputs in the order read, to tell whether several come from one cluster.
+        self.inputs: list[str] = []
         self.input = "the cluster"
 
     def add(self, label: str, raw: str | bytes) -> None:
         self.input = label or "input"
+        self.inputs.append(self.input)
         try:
             documents = parse_documents(raw)
         except SnapshotError as error:
@@ -283,8 +285,7 @@ class _Reader:
         earlier = self.seen.setdefault(kind, {}).get(key)
         if earlier is not None:
             self._same_cluster(kind, key, earlier, where, uid)
-        self.seen[kind][key] = _Seen(item, where, uid)
-        self.inputs.setdefault(self.input, []).append((kind, item))
+        self.seen[kind][key] = _Seen(item, where, uid, self.input)
 
     def _same_cluster(
         self, kind: str, key: tuple[str, str], earlier: _Seen, where: str, uid: str | None
@@ -315,10 +316,10 @@ class _Reader:
         """Refuse inputs that prove two clusters; warn about one nothing links to the rest."""
         if len(self.inputs) < 2:
             return
-        found = clusters.Inputs()
-        for label, items in self.inputs.items():
-            for kind, item in items:
-                found.add(label, kind, item)
+        found = clusters.Inputs(self.inputs)
+        for kind, entries in self.seen.items():
+            for entry in entries.values():
+                found.add(entry.source, kind, entry.item)
         if (proof := found.conflict()) is not None:
             raise SnapshotError(proof)
         for label, problem in found.unrelated():
