@@ -11,10 +11,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from app.checks.documents import SnapshotError
 from app.checks.output import format_json, format_text, nothing_checked_message
 from app.checks.patterns import PatternsError, library_data, load_grounding, load_patterns
 from app.checks.report import EXIT_BAD_INPUT, EXIT_CLEAN, EXIT_GAPS, run_checks
-from app.checks.snapshot import SNAPSHOT_COMMAND, Snapshot, SnapshotError, load_snapshot_files
+from app.checks.snapshot import SNAPSHOT_COMMAND, Snapshot, load_snapshot_files
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_CLEAN", "EXIT_GAPS", "build_parser", "main"]
 PROG = "incident-library check"

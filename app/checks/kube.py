@@ -126,8 +126,14 @@ def all_containers(spec: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def resource(container: dict[str, Any], section: str, key: str) -> float | None:
-    """A container's request or limit for one resource, None when unset or unparsable."""
+    """A container's request or limit for one resource, None when unset or unparsable.
+
+    A request left out beside a limit is the limit: the API server defaults it so, which a
+    manifest (not yet defaulted) does not show.
+    """
     value = dig(container, "resources", section, key)
+    if value is None and section == "requests":
+        value = dig(container, "resources", "limits", key)
     if value is None:
         return None
     try:

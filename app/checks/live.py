@@ -6,7 +6,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from app.checks.snapshot import RESOURCES, Obj, Snapshot, SnapshotError, snapshot_from_documents
+from app.checks.documents import SnapshotError
+from app.checks.snapshot import RESOURCES, Obj, Snapshot, snapshot_from_documents
 
 PAGE_SIZE = 500
 

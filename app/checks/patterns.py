@@ -58,6 +58,26 @@ class PatternTags(BaseModel):
     factor: tuple[str, ...] = ()
 
 
+class OtherChecker(BaseModel):
+    """What a well-known checker says about the same thing: that we agree, or why we differ."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    checker: str = Field(min_length=1)  # "kube-score", "Polaris", "Popeye"
+    # Its checks as its users name them: kube-score IDs (pod-probes), Polaris checks
+    # (cpuRequestsMissing), Popeye codes (POP-1109).
+    checks: tuple[str, ...] = Field(min_length=1)
+    verdict: Literal["agrees", "differs"]
+    why: Localized
+
+
+# Words for the "Other checkers" section of a pattern page (the route passes them in).
+OTHER_CHECKERS_WORDS = {
+    "heading": Localized(en="Other checkers", ko="다른 점검 도구"),
+    "agrees": Localized(en="agrees", ko="같은 판단"),
+    "differs": Localized(en="differs", ko="다른 판단"),
+}
+
+
 class Check(BaseModel):
     """One read-only check: evaluated from a snapshot, or a manual checklist item."""
 
@@ -71,9 +91,9 @@ class Check(BaseModel):
     command: str | None = None
     how_to_read: Localized | None = None
     fix: Localized
-    # Where a well-known checker (Polaris, kube-score, Popeye, kubescape) looks at the same
-    # thing: that we agree, or why we deliberately differ.
-    other_checkers: Localized | None = None
+    # Where a well-known checker looks at the same thing: that we agree, or why we deliberately
+    # differ (scripts/measure_checker_agreement.py reads the `differs` entries).
+    other_checkers: tuple[OtherChecker, ...] = ()
 
     @field_validator("command")
     @classmethod

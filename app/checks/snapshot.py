@@ -8,16 +8,14 @@ warning naming the file, kind, namespace and name, and the rest is still checked
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from app.checks import objects
+from app.checks import clusters, objects
+from app.checks.documents import SnapshotError, parse_documents
 from app.checks.text import Text
 
 Obj = dict[str, Any]
@@ -80,18 +78,6 @@ SNAPSHOT_LIST_COMMAND = (
 SECRET_MESSAGE = "the snapshot contains a Secret; remove secrets from the command"
 SECRET = Text(SECRET_MESSAGE, "스냅숏에 Secret 이 들어 있다. 명령에서 secrets 를 빼고 다시 만든다")
 MANIFEST_SUFFIXES = (".json", ".yaml", ".yml")
-
-
-class SnapshotError(Exception):
-    """Input that cannot be used; the message is one line, in English and Korean."""
-
-    def __init__(self, message: Text | str) -> None:
-        self.text = message if isinstance(message, Text) else Text(message, message)
-        super().__init__(self.text.en)
-
-    def within(self, label: str) -> SnapshotError:
-        """The same error, prefixed with the file it came from."""
-        return SnapshotError(Text(f"{label}: {self.text.en}", f"{label}: {self.text.ko}"))
 
 
 @dataclass(frozen=True)
@@ -201,93 +187,6 @@ def _read(path: Path) -> bytes:
         ) from None
 
 
-# --- parsing --------------------------------------------------------------------------------
-
-
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """Safe YAML that keeps timestamps as text, the way the API sends them."""
-
-
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-
-
-def _decode(raw: str | bytes) -> str:
-    if isinstance(raw, str):
-        return raw
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise SnapshotError(
-            Text("the snapshot is not UTF-8 text", "스냅숏이 UTF-8 텍스트가 아니다")
-        ) from None
-
-
-def parse_documents(raw: str | bytes) -> list[object]:
-    """The documents of one input: a JSON stream, or else YAML (one or more documents).
-
-    :raises SnapshotError: for empty input, or input that is neither JSON nor YAML.
-    """
-    text = _decode(raw)
-    if not text.strip():
-        raise SnapshotError(Text("the snapshot is empty", "스냅숏이 비어 있다"))
-    try:
-        return _json_documents(text)
-    except json.JSONDecodeError as error:
-        json_error = error
-    except RecursionError:
-        raise _too_deep() from None
-    try:
-        return [doc for doc in yaml.load_all(text, Loader=_Loader) if doc is not None]
-    except RecursionError:
-        raise _too_deep() from None
-    except yaml.YAMLError as error:
-        if "nesting depth" in str(error):
-            raise _too_deep() from None
-        if text.lstrip()[:1] in ("{", "["):
-            where = f"line {json_error.lineno}, column {json_error.colno}: {json_error.msg}"
-            raise SnapshotError(
-                Text(
-                    f"the snapshot is not valid JSON ({where})",
-                    f"스냅숏이 올바른 JSON 이 아니다 ({where})",
-                )
-            ) from None
-        mark = getattr(error, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        reason = getattr(error, "problem", None) or type(error).__name__
-        raise SnapshotError(
-            Text(
-                f"the snapshot is neither JSON nor YAML ({where}{reason})",
-                f"스냅숏이 JSON 도 YAML 도 아니다 ({where}{reason})",
-            )
-        ) from None
-
-
-def _json_documents(text: str) -> list[object]:
-    decoder = json.JSONDecoder()
-    documents: list[object] = []
-    position = _skip_space(text, 0)
-    while position < len(text):
-        document, position = decoder.raw_decode(text, position)
-        documents.append(document)
-        position = _skip_space(text, position)
-    return documents
-
-
-def _skip_space(text: str, position: int) -> int:
-    while position < len(text) and text[position].isspace():
-        position += 1
-    return position
-
-
-def _too_deep() -> SnapshotError:
-    return SnapshotError(
-        Text("the snapshot is nested too deeply to read", "스냅숏의 중첩이 너무 깊어 읽을 수 없다")
-    )
-
-
 # --- collecting objects ---------------------------------------------------------------------
 
 
@@ -303,8 +202,9 @@ def describe(kind: str, item: Obj) -> str:
 @dataclass
 class _Seen:
     item: Obj
-    label: str
+    label: str  # where it was read: the input, and the document in it
     uid: str | None
+    source: str  # the input alone
 
 
 class _Reader:
@@ -315,8 +215,13 @@ class _Reader:
         self.kinds: set[str] = set()
         self.warnings: list[ReadWarning] = []
         self.documents = 0  # Lists and objects with a kind, even when skipped
+        # The inputs in the order read, to tell whether several come from one cluster.
+        self.inputs: list[str] = []
+        self.input = "the cluster"
 
     def add(self, label: str, raw: str | bytes) -> None:
+        self.input = label or "input"
+        self.inputs.append(self.input)
         try:
             documents = parse_documents(raw)
         except SnapshotError as error:
@@ -380,7 +285,7 @@ class _Reader:
         earlier = self.seen.setdefault(kind, {}).get(key)
         if earlier is not None:
             self._same_cluster(kind, key, earlier, where, uid)
-        self.seen[kind][key] = _Seen(item, where, uid)
+        self.seen[kind][key] = _Seen(item, where, uid, self.input)
 
     def _same_cluster(
         self, kind: str, key: tuple[str, str], earlier: _Seen, where: str, uid: str | None
@@ -407,7 +312,21 @@ class _Reader:
     def warn(self, where: str, problem: Text) -> None:
         self.warnings.append(ReadWarning(where, problem))
 
+    def _one_cluster(self) -> None:
+        """Refuse inputs that prove two clusters; warn about one nothing links to the rest."""
+        if len(self.inputs) < 2:
+            return
+        found = clusters.Inputs(self.inputs)
+        for kind, entries in self.seen.items():
+            for entry in entries.values():
+                found.add(entry.source, kind, entry.item)
+        if (proof := found.conflict()) is not None:
+            raise SnapshotError(proof)
+        for label, problem in found.unrelated():
+            self.warn(label, problem)
+
     def build(self) -> Snapshot:
+        self._one_cluster()
         if not self.documents:
             first = self.warnings[0] if self.warnings else None
             reason = f" ({first.where}: {first.problem.en})" if first else ""

@@ -6,8 +6,9 @@ from fastapi import APIRouter, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, Response
 
 from app.checks import report_dict, run_checks
+from app.checks.documents import SnapshotError
 from app.checks.patterns import Pattern
-from app.checks.snapshot import SNAPSHOT_COMMAND, SnapshotError, load_snapshot
+from app.checks.snapshot import SNAPSHOT_COMMAND, load_snapshot
 from app.deps import FilterDep, SettingsDep, StoreDep, TemplatesDep
 from app.facets import Filter
 from app.i18n import translate

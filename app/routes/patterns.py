@@ -3,6 +3,7 @@
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from app.checks.patterns import OTHER_CHECKERS_WORDS
 from app.checks.snapshot import SNAPSHOT_COMMAND
 from app.deps import FilterDep, StoreDep, TemplatesDep
 from app.facets import Filter
@@ -50,6 +51,7 @@ def show_pattern(
             "incidents": incidents,
             "snapshot_command": SNAPSHOT_COMMAND,
             "taxonomy": store.taxonomy,
+            "others": OTHER_CHECKERS_WORDS,
         },
         view=view,
         remember_lang=bool(filters.lang),

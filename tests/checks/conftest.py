@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from app.checks import cli
+from app.checks.patterns import library_data, load_grounding, load_patterns
+
 DATA = Path(__file__).resolve().parents[2] / "data"
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -23,3 +26,18 @@ def data_dir(tmp_path: Path) -> Path:
         "id: IL-0036\npatterns: [runaway-job-retries, node-overcommit]\n"
     )
     return tmp_path
+
+
+@pytest.fixture(scope="session")
+def library() -> tuple[object, object]:
+    data = library_data()
+    return load_patterns(data), load_grounding(data)
+
+
+@pytest.fixture()
+def packaged(monkeypatch: pytest.MonkeyPatch, library: tuple[object, object]) -> None:
+    """`check` reads the shipped patterns once per session, not per run: these tests are
+    about the snapshot."""
+    patterns, grounding = library
+    monkeypatch.setattr(cli, "load_patterns", lambda data: patterns)
+    monkeypatch.setattr(cli, "load_grounding", lambda data: grounding)

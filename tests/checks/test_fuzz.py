@@ -3,11 +3,15 @@
 A property test puts arbitrary JSON/YAML values into every position of the objects of a real
 snapshot, in both formats, and runs the `check` command on the result. No check may fail
 internally either: the typed reading must skip what a check could not handle.
+
+CI runs a few hundred examples; for a thorough run (locally, not in CI):
+    CHECK_FUZZ_EXAMPLES=20000 .venv/bin/python -m pytest tests/checks/test_fuzz.py
 """
 
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -18,15 +22,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.checks import cli
-from app.checks.patterns import library_data, load_grounding, load_patterns
-from app.checks.snapshot import parse_documents
+from app.checks.documents import parse_documents
+from app.checks.snapshot import RESOURCES
 
 from .conftest import SNAPSHOTS
 
-PATTERNS = load_patterns(library_data())
-GROUNDING = load_grounding(library_data())
 BASE: list[dict[str, Any]] = parse_documents((SNAPSHOTS / "cluster-with-gaps.json").read_text())  # type: ignore[assignment]
 ITEMS = [(d, i) for d, document in enumerate(BASE) for i in range(len(document["items"]))]
+EXAMPLES = int(os.environ.get("CHECK_FUZZ_EXAMPLES", "250"))
 
 json_values = st.recursive(
     st.none()
@@ -82,15 +85,10 @@ def run_check(text: str, suffix: str, capsys: pytest.CaptureFixture[str]) -> tup
     return code, out, err
 
 
-@pytest.fixture()
-def packaged(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Read the patterns once, not per example: the property is about the snapshot."""
-    monkeypatch.setattr(cli, "load_patterns", lambda data: PATTERNS)
-    monkeypatch.setattr(cli, "load_grounding", lambda data: GROUNDING)
-
-
 @settings(
-    max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(mutated_snapshots())
 def test_any_value_in_any_position_ends_in_0_1_or_2_without_a_traceback(
@@ -100,6 +98,58 @@ def test_any_value_in_any_position_ends_in_0_1_or_2_without_a_traceback(
     code, out, err = run_check(text, suffix, capsys)
     assert code in (0, 1, 2)
     assert err.count("\n") <= 1 and "Traceback" not in err
+    if out:
+        report = json.loads(out)
+        assert report["exit_code"] == code
+        failed = [n for n in report["not_evaluable"] if "the check failed" in n["reason"]["en"]]
+        assert not failed, failed
+
+
+KINDS = sorted({resource.kind for resource in RESOURCES})
+FIELDS = ["metadata", "spec", "status", "items", "kind", "apiVersion"]
+documents = st.one_of(
+    json_values,
+    st.builds(lambda items: {"kind": "List", "items": items}, st.lists(json_values, max_size=4)),
+    st.builds(
+        lambda kind, body: {**body, "kind": kind},
+        st.sampled_from(KINDS) | st.sampled_from([f"{k}List" for k in KINDS]),
+        st.dictionaries(st.sampled_from(FIELDS), json_values, max_size=4),
+    ),
+)
+
+
+@st.composite
+def arbitrary_inputs(draw: st.DrawFn) -> tuple[str, bytes]:
+    """Whole inputs: bytes, text, or documents of any shape as JSON or YAML."""
+    form = draw(st.sampled_from(["bytes", "text", "json", "yaml"]))
+    if form == "bytes":
+        return "json", draw(st.binary(max_size=300))
+    if form == "text":
+        return "yaml", draw(st.text(max_size=300)).encode()
+    drawn = draw(st.lists(documents, min_size=1, max_size=3))
+    if form == "json":
+        return "json", "\n".join(json.dumps(d) for d in drawn).encode()
+    return "yaml", yaml.safe_dump_all(drawn, allow_unicode=True).encode()
+
+
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(arbitrary_inputs())
+def test_any_input_whatsoever_ends_in_0_1_or_2_without_a_traceback(
+    capsys: pytest.CaptureFixture[str], packaged: None, case: tuple[str, bytes]
+) -> None:
+    suffix, raw = case
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / f"snapshot.{suffix}"
+        path.write_bytes(raw)
+        code = cli.main(["--snapshot", str(path), "--format", "json"])
+    out, err = capsys.readouterr()
+    assert code in (0, 1, 2)
+    assert err.count("\n") <= 1 and "Traceback" not in err
+    assert "internal error" not in err
     if out:
         report = json.loads(out)
         assert report["exit_code"] == code

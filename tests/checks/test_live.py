@@ -12,9 +12,10 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from app.checks import live, run_checks
+from app.checks.documents import SnapshotError
 from app.checks.patterns import load_grounding, load_patterns
 from app.checks.report import Report
-from app.checks.snapshot import RESOURCES, Obj, SnapshotError, load_snapshot_files
+from app.checks.snapshot import RESOURCES, Obj, load_snapshot_files
 
 from .conftest import SNAPSHOTS
 

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from app.checks.documents import SnapshotError
 from app.checks.snapshot import (
     RESOURCES,
     SECRET_MESSAGE,
     SNAPSHOT_COMMAND,
     SNAPSHOT_LIST_COMMAND,
-    SnapshotError,
     load_snapshot,
     load_snapshot_files,
 )

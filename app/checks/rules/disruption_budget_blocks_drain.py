@@ -11,6 +11,12 @@ PATTERN = "disruption-budget-blocks-drain"
 WORKLOADS = ("Deployment", "StatefulSet")
 
 
+def _percent(value: object) -> int | None:
+    """50 for "50%"; None for anything that is not a percentage."""
+    number = value[:-1] if isinstance(value, str) and value.endswith("%") else ""
+    return int(number) if number.isascii() and number.isdigit() else None
+
+
 def workloads_of(snapshot: Snapshot, pdb: Obj) -> list[Obj]:
     namespace = kube.namespace(pdb)
     found = index(snapshot).workloads.get(namespace, [])
@@ -34,10 +40,10 @@ def pdb_spec_blocks_drain(snapshot: Snapshot) -> list[Gap]:
                 f"maxUnavailable is {unavailable}: no pod it selects may ever be evicted",
                 f"maxUnavailable 이 {unavailable} 이라 고르는 파드를 하나도 쫓아낼 수 없다",
             )
-        elif available == "100%":
+        elif (percent := _percent(available)) is not None and percent >= 100:
             why = Text(
-                "minAvailable is 100%: no pod it selects may ever be evicted",
-                "minAvailable 이 100% 라 고르는 파드를 하나도 쫓아낼 수 없다",
+                f"minAvailable is {available}: no pod it selects may ever be evicted",
+                f"minAvailable 이 {available} 라 고르는 파드를 하나도 쫓아낼 수 없다",
             )
         elif isinstance(available, int) or (isinstance(available, str) and available.isdigit()):
             wanted = int(available)

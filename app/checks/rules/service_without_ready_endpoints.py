@@ -18,12 +18,10 @@ def service_ready_endpoints(snapshot: Snapshot) -> list[Gap]:
         selector = kube.dig(service, "spec", "selector") or {}
         if not selector or kube.dig(service, "spec", "type") == "ExternalName":
             continue  # endpoints managed by hand, or no endpoints at all by design
-        namespace = kube.namespace(service)
-        ready = [
-            p
-            for p in found.select(namespace, {"matchLabels": selector})
-            if kube.is_running_ready(p)
-        ]
+        matching = found.select(kube.namespace(service), {"matchLabels": selector})
+        if matching and not any(kube.dig(p, "status", "phase") for p in matching):
+            continue  # pod manifests, not yet running: whether they get ready cannot be seen
+        ready = [p for p in matching if kube.is_running_ready(p)]
         if len(ready) >= 2:
             continue
         if not ready:
