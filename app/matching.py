@@ -10,7 +10,9 @@ The rule (Elasticsearch's `minimum_should_match`, with the number chosen from th
 2. m is the largest number such that at least ENOUGH incidents match m of the n deciding
    words (m = n when ENOUGH incidents have them all); when no m reaches ENOUGH, m = 1. The
    result is every incident that matches at least m deciding words, has every quoted phrase,
-   and has none of the excluded words.
+   and has none of the excluded words; when m < n it also keeps the incidents whose matched
+   words weigh (by rarity, see 3.) as much as the ENOUGH-th best, so two rare words are not
+   dropped for three common ones.
 3. Order: the deciding words matched first, each counted by how rare it is in the library
    (its inverse document frequency, so "monzo linkerd" outweighs "traffic pods"); then the
    sum over the clauses of FTS5's bm25
@@ -97,6 +99,14 @@ def select(
     at_least = np.cumsum(counts[::-1])[::-1]  # at_least[m]: allowed incidents with >= m words
     needed = next((m for m in range(n, 0, -1) if at_least[m] >= ENOUGH), 1)
     mask = allowed & (matched >= needed)
+    if needed < n:
+        # Relaxed: a word's worth is its rarity, so two rare words ("monzo linkerd") count for
+        # more than three common ones. Keep every incident whose matched words weigh at least
+        # the ENOUGH-th best weight (the same number of results or a few more, never fewer).
+        weights = np.sort(weight[allowed & (matched > 0)])[::-1]
+        if len(weights) >= ENOUGH:
+            floor = weights[ENOUGH - 1] - 1e-9
+            mask = allowed & (matched > 0) & ((weight >= floor) | (matched >= needed))
     picked = np.flatnonzero(mask)
     # lexsort: the last key is the primary one. Ranks ascend, so ties go to the newest.
     # Rarity is rounded so that bm25, not float noise, orders incidents with the same words.

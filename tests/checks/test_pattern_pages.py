@@ -14,7 +14,7 @@ from app.checks.patterns import library_data, load_patterns
 def other_checkers(page: str, check_id: str) -> tuple[str, list[str]] | None:
     """The heading and the lines (tags stripped) of one check's "Other checkers" section."""
     found = re.search(
-        rf'<section class="other-checkers" aria-labelledby="others-{check_id}">(.*?)</section>',
+        rf'<div class="other-checkers" id="others-{check_id}">(.*?)</div>',
         page,
         re.S,
     )
