@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -119,6 +119,11 @@ def workloads(snapshot: Snapshot, *kinds: str) -> Iterator[Obj]:
 
 def containers(spec: dict[str, Any]) -> list[dict[str, Any]]:
     return list(spec.get("containers") or [])
+
+
+def containers_lacking(workload: Obj, lacks: Callable[[dict[str, Any]], bool]) -> list[str]:
+    """Names of the workload's containers for which `lacks` holds (a missing probe, limit ...)."""
+    return [str(c.get("name")) for c in containers(pod_spec(workload)) if lacks(c)]
 
 
 def all_containers(spec: dict[str, Any]) -> list[dict[str, Any]]:

@@ -157,11 +157,9 @@ def memory_limits_missing(snapshot: Snapshot) -> list[Gap]:
     for workload in kube.workloads(snapshot, *LONG_RUNNING):
         if kube.namespace(workload) in defaulted:
             continue
-        missing = [
-            str(c.get("name"))
-            for c in kube.containers(kube.pod_spec(workload))
-            if kube.resource(c, "limits", "memory") is None
-        ]
+        missing = kube.containers_lacking(
+            workload, lambda c: kube.resource(c, "limits", "memory") is None
+        )
         if missing:
             names = ", ".join(missing)
             gaps.append(

@@ -27,11 +27,7 @@ def readiness_probe_missing(snapshot: Snapshot) -> list[Gap]:
     for workload in kube.workloads(snapshot, *KINDS):
         if not served(snapshot, workload):
             continue
-        missing = [
-            str(c.get("name"))
-            for c in kube.containers(kube.pod_spec(workload))
-            if c.get("readinessProbe") is None
-        ]
+        missing = kube.containers_lacking(workload, lambda c: c.get("readinessProbe") is None)
         if missing:
             names = ", ".join(missing)
             gaps.append(

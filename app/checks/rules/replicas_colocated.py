@@ -138,11 +138,9 @@ def observed_zone_skew(snapshot: Snapshot) -> list[Gap]:
 def cpu_requests_missing(snapshot: Snapshot) -> list[Gap]:
     gaps = []
     for workload, replicas in replicated(snapshot):
-        missing = [
-            str(container.get("name"))
-            for container in kube.containers(kube.pod_spec(workload))
-            if kube.resource(container, "requests", "cpu") is None
-        ]
+        missing = kube.containers_lacking(
+            workload, lambda c: kube.resource(c, "requests", "cpu") is None
+        )
         if missing:
             names = ", ".join(missing)
             gaps.append(
