@@ -436,18 +436,6 @@ STRINGS.update(
             "Gaps found: {gaps} · info: {info} · not evaluable: {not_evaluable}",
             "발견된 틈 {gaps}개 · 참고 {info}개 · 판단할 수 없음 {not_evaluable}개",
         ),
-        "check.error.empty": (
-            "Paste or upload a snapshot first.",
-            "먼저 스냅숏을 붙여 넣거나 파일을 올리세요.",
-        ),
-        "check.error.too_large": (
-            "The snapshot is larger than {mb} MB; check it with the CLI.",
-            "스냅숏이 {mb} MB 보다 큽니다. 명령줄 도구로 점검하세요.",
-        ),
-        "check.error.unreadable": (
-            "The snapshot cannot be checked: {reason}",
-            "스냅숏을 점검할 수 없습니다: {reason}",
-        ),
     }
 )
 

@@ -405,6 +405,7 @@ def _load(
         # it, so HTTP validators (ETag) agree across replicas and change only with the data.
         content = hashlib.sha256(taxonomy.model_dump_json().encode())
         content.update(json.dumps(patterns, sort_keys=True, ensure_ascii=False).encode())
+        content.update(json.dumps(synonyms, ensure_ascii=False).encode())
         words: Counter[str] = Counter()
         for incident in _checked(data_dir, vocabulary, problems):
             if not problems:  # after the first problem, keep validating but stop writing
@@ -418,6 +419,10 @@ def _load(
         parents = {t.slug: t.parent for t in taxonomy.component if t.parent}
         _rank_and_index(conn, parents)
         # What /readyz and /metrics say about the served file: which build, when, how long.
+        # Two ids on purpose: content_id names the data (taxonomy, patterns, synonyms and
+        # incidents; equal on every replica that builds the same data, so ETags agree across
+        # replicas); build_id names this file (new on every build: the /metrics label and the
+        # key of the page cache that workers share, which must never outlive its file).
         conn.executemany(
             "INSERT INTO meta (key, value) VALUES (?, ?)",
             [
