@@ -85,11 +85,11 @@ def test_a_rebuild_with_other_synonyms_changes_the_validator(
     # Synonyms change what a search finds, so a cached answer to one must not survive them.
     db = tmp_path / "lib.db"
     synonyms = small_data / "synonyms.yaml"
-    synonyms.write_text('groups:\n  - [k8s, kubernetes]\n')
+    synonyms.write_text("groups:\n  - [k8s, kubernetes]\n")
     build(small_data, db)
     with TestClient(create_app(Settings(database_path=db))) as client:
         before = client.get("/api/incidents?q=k8s").headers["etag"]
-        synonyms.write_text('groups:\n  - [k8s, kubernetes]\n  - [cert, certificate]\n')
+        synonyms.write_text("groups:\n  - [k8s, kubernetes]\n  - [cert, certificate]\n")
         build(small_data, db)
         after = client.get("/api/incidents?q=k8s", headers={"If-None-Match": before})
     assert after.status_code == 200 and after.headers["etag"] != before
