@@ -366,6 +366,16 @@ def _pdb_beyond_hpa_only(docs: list[Obj]) -> bool:
     return False
 
 
+def _probe_on_some_containers(docs: list[Obj]) -> bool:
+    """kube-score's pod-probes passes a pod when one of its containers has a readiness probe;
+    true when a pod in the file has one container with it and another without."""
+    for item in subjects(docs):
+        probed = [c.get("readinessProbe") is not None for c in containers(item)]
+        if any(probed) and not all(probed):
+            return True
+    return False
+
+
 def _always(docs: list[Obj]) -> bool:
     return True
 
@@ -377,6 +387,13 @@ RULES: tuple[Rule, ...] = (
         "probes-misconfigured/readiness-probe-missing",
         "a readiness probe is asked for only on pods a Service sends traffic to",
         _no_service,
+    ),
+    Rule(
+        "kube-score",
+        ("pod-probes",),
+        "probes-misconfigured/readiness-probe-missing",
+        "a readiness probe is asked of every container, not of one per pod",
+        _probe_on_some_containers,
     ),
     Rule(
         "Polaris",

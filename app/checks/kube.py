@@ -107,6 +107,9 @@ def pod_spec(workload: Obj) -> dict[str, Any]:
 
 
 def template_labels(workload: Obj) -> dict[str, str]:
+    """The labels its pods carry: a template's, or a pod's own."""
+    if workload.get("kind") == "Pod":
+        return labels(workload)
     if workload.get("kind") == "CronJob":
         return dig(workload, "spec", "jobTemplate", "spec", "template", "metadata", "labels") or {}
     return dig(workload, "spec", "template", "metadata", "labels") or {}
@@ -115,6 +118,38 @@ def template_labels(workload: Obj) -> dict[str, str]:
 def workloads(snapshot: Snapshot, *kinds: str) -> Iterator[Obj]:
     for kind in kinds:
         yield from snapshot.of(kind)
+
+
+BATCH_KINDS = frozenset({"Job", "CronJob"})
+
+
+def pods_standing_in(snapshot: Snapshot, kinds: tuple[str, ...]) -> Iterator[tuple[Obj, ObjectRef]]:
+    """Pods to judge in place of a workload of `kinds` the snapshot does not hold.
+
+    A bare Pod (no controller) stands for itself; a running pod whose Deployment, StatefulSet,
+    DaemonSet or other long-running controller is not in the snapshot stands for that
+    workload, once, so `kubectl get pods` alone is still judged and a workload in the snapshot
+    is never judged twice. Pods of Jobs, and finished pods, stand for nothing.
+    """
+    present = {ref(item) for kind in kinds for item in snapshot.of(kind)}
+    seen: set[ObjectRef] = set()
+    for pod in snapshot.of("Pod"):
+        if is_terminated(pod):
+            continue
+        workload = owner(pod)
+        if workload is not None and (workload.kind in BATCH_KINDS or workload in present):
+            continue
+        stands_for = workload or ref(pod)
+        if stands_for not in seen:
+            seen.add(stands_for)
+            yield pod, stands_for
+
+
+def judged(snapshot: Snapshot, *kinds: str) -> Iterator[tuple[Obj, ObjectRef]]:
+    """The workloads of `kinds` with their refs, then the pods standing in for absent ones."""
+    for workload in workloads(snapshot, *kinds):
+        yield workload, ref(workload)
+    yield from pods_standing_in(snapshot, kinds)
 
 
 def containers(spec: dict[str, Any]) -> list[dict[str, Any]]:

@@ -27,7 +27,12 @@ POD = {
     "apiVersion": "v1",
     "kind": "Pod",
     "metadata": {"name": "web", "namespace": "shop", "uid": "u-1", "labels": {"app": "web"}},
-    "spec": {"nodeName": "node-a", "containers": [{"name": "app", "image": "app:1.2"}]},
+    "spec": {
+        "nodeName": "node-a",
+        "containers": [
+            {"name": "app", "image": "app:1.2", "resources": {"limits": {"memory": "256Mi"}}}
+        ],
+    },
     "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]},
 }
 DEPLOYMENT = {
@@ -189,7 +194,7 @@ CORPUS: dict[str, tuple[Callable[[], str | bytes], int, str]] = {
     "a merge key": (
         lambda: (
             "base: &b {name: a, namespace: x}\nkind: Pod\nmetadata:\n  <<: *b\n"
-            "spec: {containers: [{name: c, image: i}]}\n"
+            "spec: {containers: [{name: c, image: i, resources: {limits: {memory: 1Gi}}}]}\n"
         ),
         0,
         "",

@@ -1529,3 +1529,115 @@ def test_pdb_findings_name_the_budget_and_severity() -> None:
 def test_gpu_gang_on_one_node_is_not_a_gang() -> None:
     objects = [node("gpu-0", gpus=8), trainer(0, scratch=True)]
     assert run(("no-spare-capacity", "no-free-gpu-node"), objects) == []
+
+
+# --- pods stand in for workloads the snapshot does not hold ------------------------------------
+
+WEB_POD_LABELS = {"app.kubernetes.io/name": "web"}
+BARE = [container(requests={"cpu": "1"})]  # no probe, no memory limit
+POD_CHECKS = [
+    ("probes-misconfigured", "readiness-probe-missing"),
+    ("node-overcommit", "memory-limits-missing"),
+]
+
+
+def web_replicas(count: int, **kwargs: object) -> list[Obj]:
+    return [
+        pod(
+            f"web-5d78c9869d-{index:05d}",
+            owner=("ReplicaSet", "web-5d78c9869d"),
+            labels=WEB_POD_LABELS,
+            containers=BARE,
+            **kwargs,  # type: ignore[arg-type]
+        )
+        for index in range(count)
+    ]
+
+
+@pytest.mark.parametrize("key", POD_CHECKS, ids="/".join)
+def test_a_bare_pod_is_judged_as_itself(key: tuple[str, str]) -> None:
+    bare = pod("debug", labels=WEB_POD_LABELS, containers=BARE)
+    gaps = run(key, [bare, service("web", WEB_LABELS)])
+    assert [g.objects for g in gaps] == [(ObjectRef("Pod", "default", "debug"),)]
+
+
+@pytest.mark.parametrize("key", POD_CHECKS, ids="/".join)
+def test_pods_of_an_absent_deployment_are_judged_once_as_that_deployment(
+    key: tuple[str, str],
+) -> None:
+    # `kubectl get pods,services -A -o json`: the Deployment is not in the snapshot.
+    gaps = run(key, [*web_replicas(3), service("web", WEB_LABELS)])
+    assert [g.objects for g in gaps] == [(ObjectRef("Deployment", "default", "web"),)]
+
+
+@pytest.mark.parametrize("key", POD_CHECKS, ids="/".join)
+def test_pods_of_a_deployment_in_the_snapshot_are_not_judged_twice(key: tuple[str, str]) -> None:
+    objects = [deployment("web", containers=BARE), *web_replicas(3), service("web", WEB_LABELS)]
+    gaps = run(key, objects)
+    assert [g.objects for g in gaps] == [(ObjectRef("Deployment", "default", "web"),)]
+
+
+@pytest.mark.parametrize("key", POD_CHECKS, ids="/".join)
+def test_job_pods_and_finished_pods_stand_for_nothing(key: tuple[str, str]) -> None:
+    objects = [
+        pod("migrate-x7k2p", owner=("Job", "migrate"), labels=WEB_POD_LABELS, containers=BARE),
+        pod("old", labels=WEB_POD_LABELS, phase="Succeeded", containers=BARE),
+        service("web", WEB_LABELS),
+    ]
+    assert run(key, objects) == []
+
+
+def test_a_bare_pod_with_probe_and_limit_passes_both() -> None:
+    ready = pod("debug", labels=WEB_POD_LABELS, containers=[sized(readinessProbe=READY)])
+    for key in POD_CHECKS:
+        assert run(key, [ready, service("web", WEB_LABELS)]) == [], key
+
+
+def test_a_bare_pod_no_service_selects_needs_no_readiness_probe() -> None:
+    lonely = pod("debug", labels={"app": "other"})
+    assert (
+        run(
+            ("probes-misconfigured", "readiness-probe-missing"),
+            [lonely, service("web", WEB_LABELS)],
+        )
+        == []
+    )
+
+
+def test_liveness_equal_to_readiness_on_a_bare_pod() -> None:
+    same = pod("debug", containers=[sized(readinessProbe=READY, livenessProbe=READY)])
+    gaps = run(("probes-misconfigured", "liveness-same-as-readiness"), [same])
+    assert [g.objects for g in gaps] == [(ObjectRef("Pod", "default", "debug"),)]
+
+
+@pytest.mark.parametrize(
+    ("min_available", "replicas", "blocks"),
+    [
+        ("90%", 3, True),  # rounds up: keeps all 3
+        ("67%", 3, True),  # 2.01 rounds up to 3
+        ("66%", 3, False),  # 1.98 rounds up to 2: one may go
+        ("50%", 1, True),  # a single replica: 0.5 rounds up to 1
+        ("50%", 4, False),
+        ("0%", 3, False),
+        (0, 3, False),
+        (3, 3, True),
+        ("3", 3, True),
+        (2, 3, False),
+    ],
+)
+def test_pdb_min_available_is_scaled_as_the_disruption_controller_does(
+    min_available: object, replicas: int, blocks: bool
+) -> None:
+    objects = [
+        deployment("web", replicas=replicas),
+        spec_budget("web", minAvailable=min_available, labels=WEB_LABELS),
+    ]
+    gaps = run(("disruption-budget-blocks-drain", "pdb-spec-blocks-drain"), objects)
+    assert bool(gaps) is blocks
+    if blocks and isinstance(min_available, str) and min_available.endswith("%"):
+        assert f"minAvailable {min_available} (keeps {replicas})" in gaps[0].why.en
+
+
+def test_a_budget_over_a_deployment_scaled_to_zero_blocks_nothing() -> None:
+    objects = [deployment("web", replicas=0), spec_budget("web", minAvailable=1, labels=WEB_LABELS)]
+    assert run(("disruption-budget-blocks-drain", "pdb-spec-blocks-drain"), objects) == []

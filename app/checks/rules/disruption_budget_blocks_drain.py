@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
 from app.checks import kube
 from app.checks.index import desired_replicas, index, pdb_selects_labels
 from app.checks.registry import Gap, Text, check
@@ -15,6 +18,19 @@ def _percent(value: object) -> int | None:
     """50 for "50%"; None for anything that is not a percentage."""
     number = value[:-1] if isinstance(value, str) and value.endswith("%") else ""
     return int(number) if number.isascii() and number.isdigit() else None
+
+
+def _pods_needed(available: object) -> Callable[[int], int] | None:
+    """How many of n pods minAvailable keeps; a percentage rounds up, as the disruption
+    controller does (minAvailable 90% of 3 pods keeps all 3). None when it is not set."""
+    if isinstance(available, bool):
+        return None
+    if isinstance(available, int) or (isinstance(available, str) and available.isdigit()):
+        wanted = int(available)
+        return lambda _pods: wanted
+    if (percent := _percent(available)) is not None:
+        return lambda pods: math.ceil(percent * pods / 100)
+    return None
 
 
 def workloads_of(snapshot: Snapshot, pdb: Obj) -> list[Obj]:
@@ -45,16 +61,19 @@ def pdb_spec_blocks_drain(snapshot: Snapshot) -> list[Gap]:
                 f"minAvailable is {available}: no pod it selects may ever be evicted",
                 f"minAvailable 이 {available} 라 고르는 파드를 하나도 쫓아낼 수 없다",
             )
-        elif isinstance(available, int) or (isinstance(available, str) and available.isdigit()):
-            wanted = int(available)
+        elif (need := _pods_needed(available)) is not None:
             for workload in workloads_of(snapshot, pdb):
                 replicas = desired_replicas(workload, snapshot)
-                if wanted >= replicas:
+                needed = need(replicas)
+                if 0 < replicas <= needed:
+                    percent = _percent(available) is not None
+                    shown = f"{available} (keeps {needed})" if percent else str(needed)
+                    shown_ko = f"{available}(파드 {needed}개 유지)" if percent else str(needed)
                     why = Text(
-                        f"minAvailable {wanted} is not below the {replicas} replica(s) of "
+                        f"minAvailable {shown} is not below the {replicas} replica(s) of "
                         f"{kube.ref(workload)} (HPA minimum included): at its usual size not one "
                         "pod may be evicted",
-                        f"minAvailable {wanted} 이 {kube.ref(workload)} 의 복제본 {replicas}개"
+                        f"minAvailable {shown_ko} 이 {kube.ref(workload)} 의 복제본 {replicas}개"
                         "(HPA 최소값 포함)보다 작지 않아, 평소 크기에서는 파드를 하나도 쫓아낼 수 "
                         "없다",
                     )

@@ -145,7 +145,7 @@ def node_pressure(snapshot: Snapshot) -> list[Gap]:
 LONG_RUNNING = ("Deployment", "StatefulSet", "DaemonSet")
 
 
-@check(PATTERN, "memory-limits-missing", covers=LONG_RUNNING, optional=("LimitRange",))
+@check(PATTERN, "memory-limits-missing", covers=(*LONG_RUNNING, "Pod"), optional=("LimitRange",))
 def memory_limits_missing(snapshot: Snapshot) -> list[Gap]:
     defaulted = {
         kube.namespace(limit_range)
@@ -154,7 +154,7 @@ def memory_limits_missing(snapshot: Snapshot) -> list[Gap]:
         if item.get("type") == "Container" and "memory" in (item.get("default") or {})
     }
     gaps = []
-    for workload in kube.workloads(snapshot, *LONG_RUNNING):
+    for workload, subject in kube.judged(snapshot, *LONG_RUNNING):
         if kube.namespace(workload) in defaulted:
             continue
         missing = kube.containers_lacking(
@@ -164,7 +164,7 @@ def memory_limits_missing(snapshot: Snapshot) -> list[Gap]:
             names = ", ".join(missing)
             gaps.append(
                 Gap(
-                    (kube.ref(workload),),
+                    (subject,),
                     Text(
                         f"container(s) {names} have no memory limit and no LimitRange default: "
                         "a leak or a spike grows until the node runs out, and the kernel OOM "

@@ -9,6 +9,7 @@ from app.checks.snapshot import Obj, Snapshot
 
 PATTERN = "probes-misconfigured"
 KINDS = ("Deployment", "StatefulSet", "DaemonSet")
+JUDGED = (*KINDS, "Pod")  # pods stand in for workloads the snapshot does not hold
 
 
 def served(snapshot: Snapshot, workload: Obj) -> bool:
@@ -21,10 +22,10 @@ def served(snapshot: Snapshot, workload: Obj) -> bool:
     return False
 
 
-@check(PATTERN, "readiness-probe-missing", requires=("Service",), covers=KINDS)
+@check(PATTERN, "readiness-probe-missing", requires=("Service",), covers=JUDGED)
 def readiness_probe_missing(snapshot: Snapshot) -> list[Gap]:
     gaps = []
-    for workload in kube.workloads(snapshot, *KINDS):
+    for workload, subject in kube.judged(snapshot, *KINDS):
         if not served(snapshot, workload):
             continue
         missing = kube.containers_lacking(workload, lambda c: c.get("readinessProbe") is None)
@@ -32,7 +33,7 @@ def readiness_probe_missing(snapshot: Snapshot) -> list[Gap]:
             names = ", ".join(missing)
             gaps.append(
                 Gap(
-                    (kube.ref(workload),),
+                    (subject,),
                     Text(
                         f"a Service sends traffic to its pods, and container(s) {names} have no "
                         "readinessProbe: a pod gets requests as soon as it starts, before it can "
@@ -46,10 +47,10 @@ def readiness_probe_missing(snapshot: Snapshot) -> list[Gap]:
     return gaps
 
 
-@check(PATTERN, "liveness-same-as-readiness", covers=KINDS)
+@check(PATTERN, "liveness-same-as-readiness", covers=JUDGED)
 def liveness_same_as_readiness(snapshot: Snapshot) -> list[Gap]:
     gaps = []
-    for workload in kube.workloads(snapshot, *KINDS):
+    for workload, subject in kube.judged(snapshot, *KINDS):
         same = [
             str(c.get("name"))
             for c in kube.containers(kube.pod_spec(workload))
@@ -60,7 +61,7 @@ def liveness_same_as_readiness(snapshot: Snapshot) -> list[Gap]:
             names = ", ".join(same)
             gaps.append(
                 Gap(
-                    (kube.ref(workload),),
+                    (subject,),
                     Text(
                         f"container(s) {names} use the same probe for liveness and readiness: a "
                         "pod that is only slow or overloaded is restarted instead of being taken "
