@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""Measure how often `check` agrees with the labelled test fixtures of kube-score and Polaris.
+"""Measure how often `check` agrees with the labelled test fixtures of kube-score, Polaris and
+Kubescape's regolibrary.
 
 Neither project's files are copied here: point this script at a checkout or a bare clone
 (for example the one `git clone --bare https://github.com/zegl/kube-score` makes) and it reads
 the fixtures and their labels from there.
 
     .venv/bin/python scripts/measure_checker_agreement.py \\
-        --kube-score ../kube-score.git --polaris ../polaris.git [--verbose]
+        --kube-score ../kube-score.git --polaris ../polaris.git \\
+        --kubescape ../regolibrary.git [--verbose]
 
 Labels. kube-score: each `testExpectedScore(t, "<file>", "<check>", <grade>)` in score/*_test.go
 (default configuration only); CRITICAL and WARNING mean "gap", OK and 0 (not applicable) mean
 "no gap". Polaris: test/checks/<check>/<file>.yaml, "gap" when the file name says failure
-(mutated.* files are its auto-fix outputs and are left out).
+(mutated.* files are its auto-fix outputs and are left out). Kubescape: rules/<rule>/test/<case>/,
+"gap" when its expected.json lists an alert.
 
 Scope. A case is in scope when the foreign check maps to one of ours (MAPPINGS) and our check
 could be evaluated on the file. A case is out of scope when one of our patterns deliberately
@@ -24,6 +27,7 @@ cases are counted and listed, not hidden.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import subprocess
 import sys
@@ -145,6 +149,41 @@ def polaris_cases(repo: Repo) -> list[Case]:
             continue
         cases.append(Case("Polaris", check, path, "failure" in file))
     return cases
+
+
+def kubescape_cases(repo: Repo) -> list[Case]:
+    """Kubescape regolibrary: rules/<rule>/test/<case>/ holds the input manifests and
+    expected.json, the alerts the rule raises on them ([] = no gap). Cases with a data.json
+    (thresholds set by configuration) are left out: their label depends on that setting."""
+    found: dict[str, set[str]] = {}
+    for path in repo.files("rules"):
+        parts = path.split("/")
+        if len(parts) >= 5 and parts[2] == "test":
+            found.setdefault("/".join(parts[:4]), set()).add("/".join(parts[4:]))
+    cases = []
+    for directory, names in sorted(found.items()):
+        if "expected.json" not in names or "data.json" in names:
+            continue
+        try:
+            expected = json.loads(repo.read(f"{directory}/expected.json") or "[]")
+        except json.JSONDecodeError:
+            continue
+        rule = directory.split("/")[1]
+        cases.append(Case("Kubescape", rule, directory, bool(expected)))
+    return cases
+
+
+def read_case(repo: Repo, case: Case) -> str:
+    """A fixture's manifests as one YAML stream (a Kubescape case is a directory of them)."""
+    if case.checker != "Kubescape":
+        return repo.read(case.file)
+    manifests = [
+        name
+        for name in repo.files(case.file)
+        if name.endswith((".yaml", ".yml", ".json"))
+        and not name.endswith(("/expected.json", "/data.json"))
+    ]
+    return "\n---\n".join(repo.read(name) for name in manifests)
 
 
 # --- what the fixtures hold ------------------------------------------------------------------
@@ -275,6 +314,30 @@ MAPPINGS: tuple[Mapping, ...] = (
         ("pullPolicyNotAlways", "tagNotSpecified"),
         ("recovery-depends-on-failed-layer/pull-on-restart",),
     ),
+    Mapping(
+        "Kubescape",
+        ("configured-readiness-probe",),
+        ("probes-misconfigured/readiness-probe-missing",),
+    ),
+    Mapping(
+        "Kubescape",
+        ("resources-memory-limits", "resources-memory-limit-and-request"),
+        ("node-overcommit/memory-limits-missing",),
+    ),
+    Mapping("Kubescape", ("hpa-has-target",), ("autoscaler-misconfigured/hpa-target-missing",)),
+    Mapping(
+        "Kubescape",
+        ("service-with-no-workload",),
+        ("service-without-ready-endpoints/service-ready-endpoints",),
+    ),
+    Mapping(
+        "Kubescape",
+        ("resources-cpu-requests",),
+        (
+            "replicas-colocated/cpu-requests-missing",
+            "platform-pods-unprotected/critical-without-requests",
+        ),
+    ),
 )
 
 
@@ -328,6 +391,15 @@ def _limit_without_request(docs: list[Obj]) -> bool:
     """A container with limits and no requests: Kubernetes copies the limits into requests."""
     return any(
         resources(c, "limits") and not resources(c, "requests")
+        for d in subjects(docs)
+        for c in containers(d)
+    )
+
+
+def _memory_limit_without_request(docs: list[Obj]) -> bool:
+    """A container with a memory limit and no memory request: Kubernetes sets it to the limit."""
+    return any(
+        "memory" in resources(c, "limits") and "memory" not in resources(c, "requests")
         for d in subjects(docs)
         for c in containers(d)
     )
@@ -480,6 +552,27 @@ RULES: tuple[Rule, ...] = (
         _not_platform,
     ),
     Rule(
+        "Kubescape",
+        ("configured-readiness-probe",),
+        "probes-misconfigured/readiness-probe-missing",
+        "a readiness probe is asked for only on pods a Service sends traffic to",
+        _no_service,
+    ),
+    Rule(
+        "Kubescape",
+        ("resources-cpu-requests",),
+        "replicas-colocated/cpu-requests-missing",
+        "a missing CPU request is a gap on replicated workloads and platform pods",
+        lambda docs: _single_replica(docs) and _not_platform(docs),
+    ),
+    Rule(
+        "Kubescape",
+        ("resources-memory-limit-and-request",),
+        "node-overcommit/memory-limits-missing",
+        "a memory request left out beside a limit is not a gap: Kubernetes sets it to the limit",
+        _memory_limit_without_request,
+    ),
+    Rule(
         "Polaris",
         ("deploymentMissingReplicas",),
         "platform-pods-unprotected/single-replica-platform",
@@ -533,7 +626,7 @@ class Judge:
         self.rules = {rule: recorded(self.patterns, rule) for rule in RULES}
 
     def report(self, case: Case) -> tuple[Report | str, list[Obj]]:
-        text = self.repos[case.checker].read(case.file)
+        text = read_case(self.repos[case.checker], case)
         key = (case.checker, case.file)
         if key not in self.reports:
             try:
@@ -643,6 +736,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kube-score", type=Path, help="checkout or bare clone of kube-score")
     parser.add_argument("--polaris", type=Path, help="checkout or bare clone of Polaris")
+    parser.add_argument("--kubescape", type=Path, help="checkout or bare clone of regolibrary")
     parser.add_argument("--verbose", action="store_true", help="list every case")
     args = parser.parse_args(argv)
     repos: dict[str, Repo] = {}
@@ -653,8 +747,11 @@ def main(argv: list[str]) -> int:
     if args.polaris:
         repos["Polaris"] = Repo(args.polaris)
         cases += polaris_cases(repos["Polaris"])
+    if args.kubescape:
+        repos["Kubescape"] = Repo(args.kubescape)
+        cases += kubescape_cases(repos["Kubescape"])
     if not repos:
-        parser.error("give --kube-score and/or --polaris")
+        parser.error("give --kube-score, --polaris and/or --kubescape")
     for name, repo in repos.items():
         print(f"{name}: {repo.path} at {repo.commit()}")
     judge = Judge(repos)
