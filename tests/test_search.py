@@ -50,7 +50,8 @@ def test_one_word_finds_what_it_must_and_not_what_it_must_not(
     ("q", "expected"),
     [
         ("VAST 스토리지", "IL-0134"),  # mixed Korean/English
-        ("Datadog agents", "IL-0424"),  # inflection: agent/agents
+        ("Weave Scope agents", "IL-0424"),  # inflection: the text says scope-agent
+        ("cryptocurrency miners kubernetes", "IL-0424"),  # miners / miner
         ("kernel panic", "IL-0064"),
         ("the Monzo outage where linkerd kept sending traffic to dead pods", "IL-0242"),
         ("최신 EKS AMI 적용 후 노드 PLEG NotReady 반복", "IL-0250"),
