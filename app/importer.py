@@ -25,6 +25,7 @@ from pydantic import ValidationError
 
 from app.checks.patterns import PatternsError, load_patterns
 from app.config import bundled
+from app.datafiles import load_json, load_yaml
 from app.schema import DIMENSIONS, IncidentFile, SynonymsFile, TaxonomyFile
 from app.search import index_text, normal_key, words_of
 
@@ -61,7 +62,7 @@ def load_taxonomy(data_dir: Path) -> TaxonomyFile:
     """:raises DataError: when taxonomy.yaml is missing or invalid."""
     path = data_dir / "taxonomy.yaml"
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = load_yaml(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise DataError([Problem(str(path), "(file)", "missing")]) from None
     except yaml.YAMLError as exc:
@@ -93,7 +94,7 @@ def load_synonyms(data_dir: Path) -> list[list[str]]:
     if not path.exists():
         return []
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = load_yaml(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise DataError([Problem(str(path), "(file)", f"not valid YAML: {exc}")]) from None
     try:
@@ -152,10 +153,10 @@ def iter_sources(data_dir: Path) -> Iterator[tuple[str, str, str]]:
 def parse(where: str, form: str, text: str) -> Any:
     """The raw record, or _Broken with the parser's reason."""
     try:
-        return yaml.safe_load(text) if form == "yaml" else json.loads(text)
+        return load_yaml(text) if form == "yaml" else load_json(text)
     except yaml.YAMLError as exc:
         return _Broken(f"not valid YAML: {exc}")
-    except json.JSONDecodeError as exc:
+    except ValueError as exc:  # json.JSONDecodeError, or a key written twice
         return _Broken(f"not valid JSON: {exc}")
 
 

@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from app.cli import main
+from app.datafiles import load_yaml
 from app.importer import DataError, build, validate
 
 
@@ -118,6 +119,33 @@ def test_broken_json_line_is_named_by_line_number(small_data: Path) -> None:
     with pytest.raises(DataError) as error:
         validate(small_data)
     assert error.value.problems[0].path.endswith("bulk.jsonl:1")
+
+
+def test_a_key_written_twice_is_reported_not_silently_overwritten(small_data: Path) -> None:
+    path = small_data / "incidents" / "IL-0064.yaml"
+    path.write_text(path.read_text() + "duration: 90\nduration: 30\n")
+    with pytest.raises(DataError) as error:
+        validate(small_data)
+    [problem] = error.value.problems
+    assert Path(problem.path).name == "IL-0064.yaml"
+    assert "'duration' twice" in problem.reason
+
+
+def test_a_key_written_twice_in_a_json_line_is_reported(small_data: Path) -> None:
+    record = yaml.safe_load((small_data / "incidents" / "IL-0064.yaml").read_text())
+    line = json.dumps({**record, "id": "IL-9001"}, ensure_ascii=False)
+    (small_data / "incidents" / "bulk.jsonl").write_text(line[:-1] + ', "id": "IL-9002"}\n')
+    with pytest.raises(DataError) as error:
+        validate(small_data)
+    [problem] = error.value.problems
+    assert problem.path.endswith("bulk.jsonl:1") and "'id' twice" in problem.reason
+
+
+def test_yaml_merge_keys_and_equal_values_in_different_mappings_are_not_duplicates() -> None:
+    loaded = load_yaml("a: &x {k: 1, m: 2}\nb:\n  <<: *x\n  k: 3\nc: {k: 1}\n")
+    assert loaded == {"a": {"k": 1, "m": 2}, "b": {"k": 3, "m": 2}, "c": {"k": 1}}
+    with pytest.raises(yaml.YAMLError, match="'k' twice"):
+        load_yaml("b:\n  k: 1\n  k: 2\n")
 
 
 def test_cli_validate_reports_success(small_data: Path) -> None:

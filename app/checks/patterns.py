@@ -19,11 +19,12 @@ from pydantic import (
 
 from app.checks.readonly import read_only_problem
 from app.config import bundled
+from app.datafiles import StrictLoader
 
 SEVERITIES = ("high", "medium", "low", "info")
 TAG_DIMENSIONS = ("cause", "component", "factor")
-# The C loader when PyYAML has it: patterns.yaml is large enough for the pure-Python one to show.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# The C loader when PyYAML has it (patterns.yaml is large enough for the pure-Python one to show);
+_LOADER = StrictLoader  # libyaml when present; a key written twice is an error
 _SLUG = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 Data = Path | Traversable
 
