@@ -122,10 +122,10 @@ def test_sources_are_well_formed_and_no_report_is_listed_twice(
 
 
 def test_breadth_of_the_library(incidents: dict[str, IncidentFile], store: Store) -> None:
-    """Floors of what the library holds today (the issue "500 incidents" raises them to 500
-    incidents, 200 Kubernetes, no organisation above 5%)."""
-    assert len(incidents) >= 440
-    assert store.term_bits("component", "kubernetes").bit_count() >= 140
+    """The issue "500 incidents": at least 500 incidents, 200 Kubernetes, 50 GPU/ML, 100 from
+    2023-2026, 150 organisations and none above 5% of the library."""
+    assert len(incidents) >= 500
+    assert store.term_bits("component", "kubernetes").bit_count() >= 200
     gpu = 0
     for slug in ("gpu-node", "ml-training-stack", "model-serving"):
         gpu |= store.term_bits("component", slug)
@@ -134,7 +134,8 @@ def test_breadth_of_the_library(incidents: dict[str, IncidentFile], store: Store
     assert len(recent) >= 100
     organisations = Counter(i.organization for i in incidents.values())
     assert len(organisations) >= 150
-    assert max(organisations.values()) <= 26  # 5% of 520: no organisation grows further
+    biggest, count = organisations.most_common(1)[0]
+    assert count <= len(incidents) * 0.05, f"{biggest} has {count} of {len(incidents)}"
     years = {i.date_parts[0] for i in incidents.values()}
     assert min(years) <= 2012 and max(years) >= 2025
 
@@ -148,6 +149,13 @@ def test_taxonomy_sizes_labels_and_use(
     assert 15 <= sizes["symptom"] <= 30
     assert 15 <= sizes["factor"] <= 30
     parents = {t.get("parent") for t in taxonomy["component"]}
+    seeded = {
+        (dim, slug)
+        for seed in SEEDS
+        if seed in incidents
+        for dim in DIMENSIONS
+        for slug in getattr(incidents[seed].tags, dim)
+    }
     use: Counter[tuple[str, str]] = Counter()
     for incident in incidents.values():
         for dim in DIMENSIONS:
@@ -163,7 +171,9 @@ def test_taxonomy_sizes_labels_and_use(
             assert isinstance(aliases, list) and aliases, (dim, slug, "no aliases")
             if slug in parents:  # a group is used through its members
                 continue
-            assert use[(dim, slug)] >= 2, f"{dim} {slug} is used by {use[(dim, slug)]} incident(s)"
+            if (dim, slug) in seeded:  # the seed pages need it
+                continue
+            assert use[(dim, slug)] >= 3, f"{dim} {slug} is used by {use[(dim, slug)]} incident(s)"
 
 
 def test_no_two_terms_share_a_label(taxonomy: dict[str, list[dict[str, object]]]) -> None:
@@ -178,10 +188,17 @@ def test_no_two_terms_share_a_label(taxonomy: dict[str, list[dict[str, object]]]
         assert not duplicates, duplicates
 
 
-def test_every_pattern_is_grounded_in_an_incident(store: Store) -> None:
+# Patterns still short of three grounding incidents, with how many they have: no public report
+# of a second organisation's training run stalled by tiered or purged shared storage has been
+# found yet (issue "500 incidents"). A pattern leaves this list as soon as it is grounded.
+STILL_THIN = {"dataset-on-tiered-shared-storage": 1}
+
+
+def test_every_pattern_is_grounded_in_three_incidents(store: Store) -> None:
     assert len(store.patterns) >= 15
-    for pattern in store.patterns:
-        assert store.counts.get(("pattern", pattern.slug), 0) >= 1, pattern.slug
+    grounded = {p.slug: store.counts.get(("pattern", p.slug), 0) for p in store.patterns}
+    thin = {slug: n for slug, n in grounded.items() if n < 3}
+    assert thin == STILL_THIN, f"patterns grounded in fewer than 3 incidents: {thin}"
 
 
 def test_every_incident_says_how_it_was_checked_against_its_report(
