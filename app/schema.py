@@ -55,6 +55,15 @@ class ProseList(Strict):
             raise ValueError("en and ko must have the same number of items")
 
 
+class ActionList(ProseList):
+    """What was done; empty lists when the report (or the part of it read) does not say.
+
+    Never fill it with notes about the reading: those belong in review.part."""
+
+    en: list[Text] = Field(min_length=0)
+    ko: list[KoProse] = Field(min_length=0)
+
+
 class TermFile(Strict):
     slug: Slug
     label: Label
@@ -129,7 +138,7 @@ class IncidentFile(Strict):
     symptom: Prose
     trigger: Prose
     detection: Prose | None = None
-    actions: ProseList
+    actions: ActionList
     follow_ups: ProseList | None = None
     lessons: Prose
     sources: list[Source] = Field(min_length=1)

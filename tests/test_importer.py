@@ -8,10 +8,13 @@ from pathlib import Path
 
 import pytest
 import yaml
+from fastapi.testclient import TestClient
 
 from app.cli import main
+from app.config import Settings
 from app.datafiles import load_yaml
 from app.importer import DataError, build, validate
+from app.main import create_app
 
 
 def count(db: Path) -> int:
@@ -240,3 +243,32 @@ def test_a_partial_review_with_its_part_and_a_copy_after_the_original_validate(
     )
     path.write_text(yaml.safe_dump(record, allow_unicode=True))
     validate(small_data)
+
+
+def test_an_incident_whose_report_says_nothing_of_actions_has_empty_lists(
+    small_data: Path, tmp_path: Path
+) -> None:
+    # Better an empty section than a note about the reading passed off as an action.
+    path = small_data / "incidents" / "IL-0064.yaml"
+    record = yaml.safe_load(path.read_text())
+    record["actions"] = {"en": [], "ko": []}
+    path.write_text(yaml.safe_dump(record, allow_unicode=True))
+    db = tmp_path / "lib.db"
+    build(small_data, db)
+    with TestClient(create_app(Settings(database_path=db))) as client:
+        page = client.get("/incidents/IL-0064")
+        api = client.get("/api/incidents/IL-0064").json()
+    assert page.status_code == 200
+    actions = page.text.split('id="actions"', 1)[1].split("</div>", 1)[0]
+    assert "<li>" not in actions and "–" in actions
+    assert api["actions"] == {"en": [], "ko": []}
+
+
+def test_actions_in_one_language_only_are_refused(small_data: Path) -> None:
+    path = small_data / "incidents" / "IL-0064.yaml"
+    record = yaml.safe_load(path.read_text())
+    record["actions"] = {"en": ["Rolled back."], "ko": []}
+    path.write_text(yaml.safe_dump(record, allow_unicode=True))
+    with pytest.raises(DataError) as error:
+        validate(small_data)
+    assert any(p.field.startswith("actions") for p in error.value.problems)
