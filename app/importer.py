@@ -5,6 +5,7 @@ every file validated, so the previous database is untouched by a failed build an
 has it open keeps answering.
 """
 
+import gc
 import hashlib
 import json
 import multiprocessing
@@ -16,8 +17,10 @@ from collections import Counter, deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+import numpy as np
+import numpy.typing as npt
 import yaml
 from alembic import command
 from alembic.config import Config
@@ -25,8 +28,10 @@ from pydantic import ValidationError
 
 from app.checks.patterns import PatternsError, load_patterns
 from app.config import bundled
+from app.fulltext import FullTextWriter
+from app.indexing import WordCounter, column_text, indexed, joined, short_text
 from app.schema import DIMENSIONS, IncidentFile, SynonymsFile, TaxonomyFile
-from app.search import index_text, normal_key, words_of
+from app.search import normal_key
 
 
 @dataclass(frozen=True)
@@ -192,9 +197,12 @@ class Vocabulary:
         )
 
 
-@dataclass(frozen=True)
-class Prepared:
-    """A valid incident turned into the values `build` writes (work done in worker processes)."""
+class Prepared(NamedTuple):
+    """A valid incident turned into the values `build` writes (work done in worker processes).
+
+    A named tuple, not a dataclass: a batch of them crosses from a worker process to the
+    writer, and tuples pickle quickly.
+    """
 
     id: str
     where: str
@@ -202,20 +210,60 @@ class Prepared:
     tags: tuple[tuple[str, str], ...]
     patterns: tuple[str, ...]
     fts: tuple[str, str, str, str]
-    words: frozenset[str]  # vocabulary words, for typo correction
+    content: bytes  # what the incident adds to the database's content id
+
+
+@dataclass
+class Batch:
+    """Consecutive incidents prepared together, and how many of them use each vocabulary word
+    (for typo correction), counted where they were prepared."""
+
+    incidents: list[Prepared | list[Problem]]
+    words: Counter[str]
 
 
 SECTIONS = ("symptom", "trigger", "detection", "actions", "follow_ups", "lessons")
+FTS_COLUMNS = ("title", "organization", "tags", "body")  # Prepared.fts, in this order
 _VOCABULARY: Vocabulary | None = None
+_WORDS: WordCounter | None = None
 
 
 def _set_vocabulary(vocabulary: Vocabulary) -> None:
-    global _VOCABULARY
+    """Start preparing a build's incidents in this process."""
+    global _VOCABULARY, _WORDS
     _VOCABULARY = vocabulary
+    _WORDS = WordCounter()
 
 
-def prepare(item: tuple[str, str, str]) -> Prepared | list[Problem]:
-    """Parse, validate and shape one incident; problems instead when it is invalid."""
+def prepare_batch(items: list[tuple[str, str, str]]) -> Batch:
+    """prepare() over consecutive incidents."""
+    words = _WORDS
+    assert words is not None, "call _set_vocabulary first"
+    incidents = [prepare(item, words) for item in items]
+    return Batch(incidents, words.counts())
+
+
+def _start_worker(vocabulary: Vocabulary) -> None:
+    """A worker process of the build's pool: no automatic garbage collection.
+
+    Parsing and validating allocate containers by the million, and the collections CPython
+    starts every 700 of them (which walk the young objects, and now and then everything the
+    worker holds) took a tenth of a worker's time. The worker collects its young objects once
+    per batch instead (`_prepare_in_worker`); it ends with the build.
+    """
+    gc.disable()
+    _set_vocabulary(vocabulary)
+
+
+def _prepare_in_worker(items: list[tuple[str, str, str]]) -> Batch:
+    batch = prepare_batch(items)
+    gc.collect(0)
+    return batch
+
+
+def prepare(item: tuple[str, str, str], words: WordCounter) -> Prepared | list[Problem]:
+    """Parse, validate and shape one incident, counting its vocabulary words; problems instead
+    when it is invalid."""
     where, form, text = item
     vocabulary = _VOCABULARY
     assert vocabulary is not None, "call _set_vocabulary first"
@@ -238,10 +286,12 @@ def prepare(item: tuple[str, str, str]) -> Prepared | list[Problem]:
             found.append(Problem(where, "patterns", f"unknown pattern '{slug}'"))
     if found:
         return found
-    return _shape(where, incident, vocabulary)
+    return _shape(where, incident, vocabulary, words)
 
 
-def _shape(where: str, incident: IncidentFile, vocabulary: Vocabulary) -> Prepared:
+def _shape(
+    where: str, incident: IncidentFile, vocabulary: Vocabulary, words: WordCounter
+) -> Prepared:
     year, month, day = incident.date_parts
     body = {
         name: getattr(incident, name).model_dump()
@@ -255,7 +305,6 @@ def _shape(where: str, incident: IncidentFile, vocabulary: Vocabulary) -> Prepar
             item = value[lang]
             texts.extend(item if isinstance(item, list) else [item])
     pairs = tuple(dict.fromkeys((dim, slug) for dim in DIMENSIONS for slug in tags[dim]))
-    tag_text = " ".join(f"{vocabulary.labels[pair]} {pair[1]}" for pair in pairs)
     row = (
         incident.id,
         incident.organization,
@@ -272,43 +321,45 @@ def _shape(where: str, incident: IncidentFile, vocabulary: Vocabulary) -> Prepar
         incident.duration,
         incident.review.model_dump_json() if incident.review else None,
     )
-    title = f"{incident.id} {incident.title.en} {incident.title.ko}"
+    # The four columns are app/search.py's index_text of the title (with the ID), the
+    # organisation, the tags (each term's labels, aliases and slug, space-separated) and the
+    # sections; the words are words_of all four. app/indexing.py gets the same text quicker.
+    title_column, title_words = short_text(f"{incident.id} {incident.title.en} {incident.title.ko}")
+    organization = indexed(incident.organization)
+    tags_column, tag_words = joined([indexed(f"{vocabulary.labels[p]} {p[1]}") for p in pairs])
     body_text = " ".join(texts)
-    fts = (
-        index_text(title),
-        index_text(incident.organization),
-        index_text(tag_text),
-        index_text(body_text),
-    )
-    words = frozenset(words_of(f"{title} {incident.organization} {tag_text} {body_text}"))
-    return Prepared(incident.id, where, row, pairs, tuple(incident.patterns), fts, words)
+    fts = (title_column, organization.column, tags_column, column_text(body_text))
+    words.add((body_text,), title_words | organization.words | tag_words)
+    patterns = tuple(incident.patterns)
+    content = repr((row, pairs, patterns)).encode()
+    return Prepared(incident.id, where, row, pairs, patterns, fts, content)
 
 
-def prepared_incidents(
-    data_dir: Path, vocabulary: Vocabulary
-) -> Iterator[Prepared | list[Problem]]:
-    """prepare() over every incident in order: in worker processes for bulk (JSON Lines) data."""
+def prepared_batches(data_dir: Path, vocabulary: Vocabulary) -> Iterator[Batch]:
+    """prepare_batch() over every incident in order: in worker processes for bulk (JSON Lines)
+    data."""
     _set_vocabulary(vocabulary)
-    items = iter_sources(data_dir)
+    batches = _batched(iter_sources(data_dir), BATCH)
     bulk = any(p.suffix == ".jsonl" for p in (data_dir / "incidents").glob("*.jsonl"))
     workers = os.cpu_count() or 1
     if not bulk or workers < 2:
-        yield from map(prepare, items)
+        yield from map(prepare_batch, batches)
         return
     context = multiprocessing.get_context("fork")
-    with context.Pool(workers, initializer=_set_vocabulary, initargs=(vocabulary,)) as pool:
+    with context.Pool(workers, initializer=_start_worker, initargs=(vocabulary,)) as pool:
         # A few batches in flight at once: workers prepare ahead while this process writes,
         # and memory stays bounded whatever the size of the library.
         pending: deque[Any] = deque()
-        for batch in _batched(items, BATCH):
-            pending.append(pool.map_async(prepare, batch, chunksize=BATCH // (2 * workers)))
-            if len(pending) > workers:
-                yield from pending.popleft().get()
+        for batch in batches:
+            pending.append(pool.apply_async(_prepare_in_worker, (batch,)))
+            if len(pending) > 2 * workers:
+                yield pending.popleft().get()
         while pending:
-            yield from pending.popleft().get()
+            yield pending.popleft().get()
 
 
 BATCH = 1000
+CACHE_KIB = 64 * 1024  # SQLite's page cache while building
 
 
 def _batched(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
@@ -322,18 +373,24 @@ def _batched(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
         yield batch
 
 
-def _checked(data_dir: Path, vocabulary: Vocabulary, problems: list[Problem]) -> Iterator[Prepared]:
-    """Valid incidents with unique IDs; every problem is appended to `problems`."""
+def _checked(
+    data_dir: Path, vocabulary: Vocabulary, problems: list[Problem]
+) -> Iterator[tuple[list[Prepared], Counter[str]]]:
+    """Each batch's valid incidents with unique IDs, and its word counts; every problem is
+    appended to `problems`."""
     seen: dict[str, str] = {}
-    for result in prepared_incidents(data_dir, vocabulary):
-        if isinstance(result, list):
-            problems.extend(result)
-            continue
-        if result.id in seen:
-            problems.append(Problem(result.where, "id", f"duplicate of {seen[result.id]}"))
-            continue
-        seen[result.id] = result.where
-        yield result
+    for batch in prepared_batches(data_dir, vocabulary):
+        valid = []
+        for result in batch.incidents:
+            if isinstance(result, list):
+                problems.extend(result)
+                continue
+            if result.id in seen:
+                problems.append(Problem(result.where, "id", f"duplicate of {seen[result.id]}"))
+                continue
+            seen[result.id] = result.where
+            valid.append(result)
+        yield valid, batch.words
 
 
 def validate(data_dir: Path) -> int:
@@ -346,7 +403,7 @@ def validate(data_dir: Path) -> int:
     load_synonyms(data_dir)
     vocabulary = Vocabulary.of(taxonomy, {p["slug"] for p in patterns})
     problems: list[Problem] = []
-    count = sum(1 for _ in _checked(data_dir, vocabulary, problems))
+    count = sum(len(valid) for valid, _ in _checked(data_dir, vocabulary, problems))
     if problems:
         raise DataError(problems)
     return count
@@ -393,8 +450,11 @@ def _load(
 ) -> int:
     conn = sqlite3.connect(db)
     try:
+        # A new file that replaces the database only once complete (build): no rollback
+        # journal, no waiting for the disk, and pages the build reads again kept in memory.
         conn.execute("PRAGMA journal_mode=OFF")
         conn.execute("PRAGMA synchronous=OFF")
+        conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         conn.execute("BEGIN")
         term_ids = _insert_terms(conn, taxonomy)
         pattern_ids = _insert_patterns(conn, patterns)
@@ -406,17 +466,27 @@ def _load(
         content = hashlib.sha256(taxonomy.model_dump_json().encode())
         content.update(json.dumps(patterns, sort_keys=True, ensure_ascii=False).encode())
         words: Counter[str] = Counter()
-        for incident in _checked(data_dir, vocabulary, problems):
-            if not problems:  # after the first problem, keep validating but stop writing
-                _insert_incident(conn, incident, term_ids, pattern_ids)
-                content.update(repr((incident.row, incident.tags, incident.patterns)).encode())
-                words.update(incident.words)
-            count += 1
-        if problems:
-            raise DataError(problems)
-        _insert_search_words(conn, words, synonyms)
-        parents = {t.slug: t.parent for t in taxonomy.component if t.parent}
-        _rank_and_index(conn, parents)
+        fulltext = FullTextWriter(conn, db.with_name(db.name + ".fts"), FTS_COLUMNS)
+        try:
+            for valid, batch_words in _checked(data_dir, vocabulary, problems):
+                if not problems:  # after the first problem, keep validating but stop writing
+                    rows = _insert_incidents(conn, valid, count, term_ids, pattern_ids)
+                    fulltext.add(rows)
+                    for incident in valid:
+                        content.update(incident.content)
+                    words.update(batch_words)
+                count += len(valid)
+            if problems:
+                raise DataError(problems)
+            fulltext.finish()  # the index is merged on its thread while this one goes on
+            _insert_search_words(conn, words, synonyms)
+            parents = {t.slug: t.parent for t in taxonomy.component if t.parent}
+            _rank_and_index(conn, parents)
+            conn.commit()
+            fulltext.copy_into(conn)
+        finally:
+            fulltext.close()
+        conn.execute("BEGIN")
         # What /readyz and /metrics say about the served file: which build, when, how long.
         conn.executemany(
             "INSERT INTO meta (key, value) VALUES (?, ?)",
@@ -491,31 +561,38 @@ def _insert_patterns(conn: sqlite3.Connection, patterns: list[dict[str, Any]]) -
     return ids
 
 
-def _insert_incident(
+def _insert_incidents(
     conn: sqlite3.Connection,
-    incident: Prepared,
+    incidents: list[Prepared],
+    written: int,
     term_ids: dict[tuple[str, str], int],
     pattern_ids: dict[str, int],
-) -> None:
-    cursor = conn.execute(
-        "INSERT INTO incident (slug, organization, date, year, month, day, sort_rank, title_en,"
-        " title_ko, body_json, tags_json, sources_json, patterns_json, duration, review_json)"
-        " VALUES (?,?,?,?,?,?,0,?,?,?,?,?,?,?,?)",
-        incident.row,
-    )
-    rowid = int(cursor.lastrowid or 0)
+) -> list[tuple[Any, ...]]:
+    """Write a batch's rows (after `written` incidents); returns their full-text rows.
+
+    The ids are given, not left to SQLite: in the new, empty table they are the ones it would
+    choose (1, 2, ...), and the batch is written with one executemany per table.
+    """
+    rows: list[tuple[Any, ...]] = []
+    terms: list[tuple[int, int]] = []
+    patterns: list[tuple[int, int]] = []
+    fulltext: list[tuple[Any, ...]] = []
+    for rowid, incident in enumerate(incidents, start=written + 1):
+        rows.append((rowid, *incident.row))
+        terms.extend((rowid, term_ids[pair]) for pair in incident.tags)
+        patterns.extend((rowid, pattern_ids[slug]) for slug in incident.patterns)
+        fulltext.append((rowid, *incident.fts))
     conn.executemany(
-        "INSERT INTO incidentterm (incident_id, term_id) VALUES (?, ?)",
-        [(rowid, term_ids[pair]) for pair in incident.tags],
+        "INSERT INTO incident (id, slug, organization, date, year, month, day, sort_rank,"
+        " title_en, title_ko, body_json, tags_json, sources_json, patterns_json, duration,"
+        " review_json) VALUES (?,?,?,?,?,?,?,0,?,?,?,?,?,?,?,?)",
+        rows,
     )
+    conn.executemany("INSERT INTO incidentterm (incident_id, term_id) VALUES (?, ?)", terms)
     conn.executemany(
-        "INSERT OR IGNORE INTO incidentpattern (incident_id, pattern_id) VALUES (?, ?)",
-        [(rowid, pattern_ids[slug]) for slug in incident.patterns],
+        "INSERT OR IGNORE INTO incidentpattern (incident_id, pattern_id) VALUES (?, ?)", patterns
     )
-    conn.execute(
-        "INSERT INTO incident_fts (rowid, title, organization, tags, body) VALUES (?, ?, ?, ?, ?)",
-        (rowid, *incident.fts),
-    )
+    return fulltext
 
 
 def _rank_and_index(conn: sqlite3.Connection, parents: dict[str, str]) -> None:
@@ -524,40 +601,54 @@ def _rank_and_index(conn: sqlite3.Connection, parents: dict[str, str]) -> None:
     A component group (a term other components name as `parent`) selects its own incidents
     and every incident of its members: filtering on `kubernetes` means any Kubernetes part.
     """
-    conn.execute(
-        "UPDATE incident SET sort_rank = r.rank FROM (SELECT id, ROW_NUMBER() OVER ("
-        "ORDER BY year DESC, month DESC, day DESC, slug DESC) - 1 AS rank FROM incident) AS r"
-        " WHERE incident.id = r.id"
+    newest_first = conn.execute(
+        "SELECT id FROM incident ORDER BY year DESC, month DESC, day DESC, slug DESC"
+    ).fetchall()
+    total = len(newest_first)
+    rank_of_id = np.zeros(total + 1, dtype=np.int64)
+    rank_of_id[[row[0] for row in newest_first]] = np.arange(total)
+    # In id order, so that the rows (a few KB each) are rewritten front to back.
+    conn.executemany(
+        "UPDATE incident SET sort_rank = ? WHERE id = ?",
+        zip(rank_of_id[1:].tolist(), range(1, total + 1), strict=True),
     )
-    total = conn.execute("SELECT COUNT(*) FROM incident").fetchone()[0]
-    size = (total + 7) // 8
-    groups: dict[tuple[str, str], bytearray] = {}
-
-    def add(kind: str, key: str, rank: int) -> None:
-        bits = groups.get((kind, key))
-        if bits is None:
-            bits = groups[(kind, key)] = bytearray(size)
-        bits[rank >> 3] |= 1 << (rank & 7)
-
+    keys: list[tuple[str, str]] = []  # the facet value of each (value, incident) pair
+    ranks: list[int] = []
     for dim, slug, rank in conn.execute(
         "SELECT t.dimension, t.slug, i.sort_rank FROM incidentterm it"
         " JOIN term t ON t.id = it.term_id JOIN incident i ON i.id = it.incident_id"
     ):
-        add(dim, slug, rank)
+        keys.append((dim, slug))
+        ranks.append(rank)
         if dim == "component" and slug in parents:
-            add(dim, parents[slug], rank)
+            keys.append((dim, parents[slug]))
+            ranks.append(rank)
     for slug, rank in conn.execute(
         "SELECT p.slug, i.sort_rank FROM incidentpattern ip"
         " JOIN pattern p ON p.id = ip.pattern_id JOIN incident i ON i.id = ip.incident_id"
     ):
-        add("pattern", slug, rank)
+        keys.append(("pattern", slug))
+        ranks.append(rank)
     for org, year, rank in conn.execute("SELECT organization, year, sort_rank FROM incident"):
-        add("org", org, rank)
-        add("year", str(year), rank)
+        keys += (("org", org), ("year", str(year)))
+        ranks += (rank, rank)
     conn.executemany(
         "INSERT INTO bitset (kind, key, count, bits) VALUES (?, ?, ?, ?)",
-        [
-            (kind, key, int.from_bytes(bits, "little").bit_count(), bytes(bits))
-            for (kind, key), bits in groups.items()
-        ],
+        _bitsets(keys, np.array(ranks, dtype=np.int64), total),
     )
+
+
+def _bitsets(
+    keys: list[tuple[str, str]], ranks: npt.NDArray[np.int64], total: int
+) -> Iterator[tuple[str, str, int, bytes]]:
+    """(kind, key, count, bits) for each key, in the order the keys first appear: bit r of the
+    little-endian bits is set when the key has a pair with rank r."""
+    number = {key: n for n, key in enumerate(dict.fromkeys(keys))}
+    codes = np.array([number[key] for key in keys], dtype=np.int64)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(number) + 1))
+    for (kind, key), start, end in zip(number, bounds[:-1], bounds[1:], strict=True):
+        members = np.zeros(total, dtype=np.bool_)
+        members[ranks[order[start:end]]] = True
+        bits = np.packbits(members, bitorder="little").tobytes()
+        yield kind, key, int(np.count_nonzero(members)), bits
