@@ -15,7 +15,9 @@ import time
 import uuid
 from collections import Counter, deque
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -139,25 +141,37 @@ def load_patterns_raw(data_dir: Path) -> list[dict[str, Any]]:
     return [p.model_dump(mode="json") for p in patterns]
 
 
-def iter_sources(data_dir: Path) -> Iterator[tuple[str, str, str]]:
-    """(location, form, text) for every incident file and JSON Lines line, streamed."""
+def iter_sources(data_dir: Path) -> Iterator[tuple[str, str, bytes]]:
+    """(location, form, bytes) for every incident file and JSON Lines line, streamed.
+
+    Bytes, decoded by `parse`: for bulk data that is in the worker processes, where a line
+    that is not UTF-8 becomes a problem like any other instead of stopping the build.
+    """
     folder = data_dir / "incidents"
     if not folder.is_dir():
         return
     for path in sorted(folder.iterdir()):
         if path.suffix in (".yaml", ".yml"):
-            yield str(path), "yaml", path.read_text(encoding="utf-8")
+            yield str(path), "yaml", path.read_bytes()
         elif path.suffix == ".jsonl":
-            with path.open(encoding="utf-8") as handle:
+            with path.open("rb") as handle:
                 for number, line in enumerate(handle, start=1):
                     if line.strip():
                         yield f"{path}:{number}", "json", line
 
 
-def parse(where: str, form: str, text: str) -> Any:
-    """The raw record, or _Broken with the parser's reason."""
+def parse(where: str, form: str, data: bytes) -> Any:
+    """The raw record; _Broken with the reason it cannot be read; BLANK for a line of
+    whitespace."""
     try:
-        return yaml.safe_load(text) if form == "yaml" else json.loads(text)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return _Broken(f"not valid UTF-8: {exc}")
+    try:
+        if form == "yaml":
+            # Line ends as a text-mode read gives them.
+            return yaml.safe_load(text.replace("\r\n", "\n").replace("\r", "\n"))
+        return json.loads(text) if text.strip() else BLANK
     except yaml.YAMLError as exc:
         return _Broken(f"not valid YAML: {exc}")
     except json.JSONDecodeError as exc:
@@ -166,13 +180,18 @@ def parse(where: str, form: str, text: str) -> Any:
 
 def iter_incident_records(data_dir: Path) -> Iterator[tuple[str, Any]]:
     """(location, raw record) for every incident, streamed."""
-    for where, form, text in iter_sources(data_dir):
-        yield where, parse(where, form, text)
+    for where, form, data in iter_sources(data_dir):
+        raw = parse(where, form, data)
+        if raw is not BLANK:
+            yield where, raw
 
 
 @dataclass(frozen=True)
 class _Broken:
     reason: str
+
+
+BLANK = _Broken("blank line")
 
 
 @dataclass(frozen=True)
@@ -235,7 +254,7 @@ def _set_vocabulary(vocabulary: Vocabulary) -> None:
     _WORDS = WordCounter()
 
 
-def prepare_batch(items: list[tuple[str, str, str]]) -> Batch:
+def prepare_batch(items: list[tuple[str, str, bytes]]) -> Batch:
     """prepare() over consecutive incidents."""
     words = _WORDS
     assert words is not None, "call _set_vocabulary first"
@@ -255,19 +274,21 @@ def _start_worker(vocabulary: Vocabulary) -> None:
     _set_vocabulary(vocabulary)
 
 
-def _prepare_in_worker(items: list[tuple[str, str, str]]) -> Batch:
+def _prepare_in_worker(items: list[tuple[str, str, bytes]]) -> Batch:
     batch = prepare_batch(items)
     gc.collect(0)
     return batch
 
 
-def prepare(item: tuple[str, str, str], words: WordCounter) -> Prepared | list[Problem]:
+def prepare(item: tuple[str, str, bytes], words: WordCounter) -> Prepared | list[Problem]:
     """Parse, validate and shape one incident, counting its vocabulary words; problems instead
     when it is invalid."""
-    where, form, text = item
+    where, form, data = item
     vocabulary = _VOCABULARY
     assert vocabulary is not None, "call _set_vocabulary first"
-    raw = parse(where, form, text)
+    raw = parse(where, form, data)
+    if raw is BLANK:
+        return []
     if isinstance(raw, _Broken):
         return [Problem(where, "(file)", raw.reason)]
     try:
@@ -335,27 +356,31 @@ def _shape(
     return Prepared(incident.id, where, row, pairs, patterns, fts, content)
 
 
-def prepared_batches(data_dir: Path, vocabulary: Vocabulary) -> Iterator[Batch]:
+@contextmanager
+def prepared_batches(data_dir: Path, vocabulary: Vocabulary) -> Iterator[Iterator[Batch]]:
     """prepare_batch() over every incident in order: in worker processes for bulk (JSON Lines)
-    data."""
+    data. The workers start at once and keep a few batches ahead of the caller (memory stays
+    bounded whatever the size of the library), so they prepare while `build` migrates."""
     _set_vocabulary(vocabulary)
     batches = _batched(iter_sources(data_dir), BATCH)
     bulk = any(p.suffix == ".jsonl" for p in (data_dir / "incidents").glob("*.jsonl"))
     workers = os.cpu_count() or 1
     if not bulk or workers < 2:
-        yield from map(prepare_batch, batches)
+        yield map(prepare_batch, batches)
         return
     context = multiprocessing.get_context("fork")
     with context.Pool(workers, initializer=_start_worker, initargs=(vocabulary,)) as pool:
-        # A few batches in flight at once: workers prepare ahead while this process writes,
-        # and memory stays bounded whatever the size of the library.
-        pending: deque[Any] = deque()
-        for batch in batches:
-            pending.append(pool.apply_async(_prepare_in_worker, (batch,)))
-            if len(pending) > 2 * workers:
-                yield pending.popleft().get()
-        while pending:
-            yield pending.popleft().get()
+        ahead = islice(batches, 2 * workers + 1)
+        pending = deque(pool.apply_async(_prepare_in_worker, (batch,)) for batch in ahead)
+
+        def results() -> Iterator[Batch]:
+            while pending:
+                done = pending.popleft().get()
+                for batch in islice(batches, 1):
+                    pending.append(pool.apply_async(_prepare_in_worker, (batch,)))
+                yield done
+
+        yield results()
 
 
 BATCH = 1000
@@ -374,12 +399,12 @@ def _batched(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
 
 
 def _checked(
-    data_dir: Path, vocabulary: Vocabulary, problems: list[Problem]
+    batches: Iterator[Batch], problems: list[Problem]
 ) -> Iterator[tuple[list[Prepared], Counter[str]]]:
     """Each batch's valid incidents with unique IDs, and its word counts; every problem is
     appended to `problems`."""
     seen: dict[str, str] = {}
-    for batch in prepared_batches(data_dir, vocabulary):
+    for batch in batches:
         valid = []
         for result in batch.incidents:
             if isinstance(result, list):
@@ -403,7 +428,8 @@ def validate(data_dir: Path) -> int:
     load_synonyms(data_dir)
     vocabulary = Vocabulary.of(taxonomy, {p["slug"] for p in patterns})
     problems: list[Problem] = []
-    count = sum(len(valid) for valid, _ in _checked(data_dir, vocabulary, problems))
+    with prepared_batches(data_dir, vocabulary) as batches:
+        count = sum(len(valid) for valid, _ in _checked(batches, problems))
     if problems:
         raise DataError(problems)
     return count
@@ -430,9 +456,11 @@ def build(data_dir: Path, db_path: Path) -> int:
     db_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = db_path.with_name(f".{db_path.name}.tmp-{os.getpid()}")
     tmp.unlink(missing_ok=True)
+    vocabulary = Vocabulary.of(taxonomy, {p["slug"] for p in patterns})
     try:
-        migrate(tmp)
-        count = _load(tmp, data_dir, taxonomy, patterns, synonyms, started)
+        with prepared_batches(data_dir, vocabulary) as batches:
+            migrate(tmp)  # while the workers prepare the first incidents
+            count = _load(tmp, batches, data_dir, taxonomy, patterns, synonyms, started)
         os.replace(tmp, db_path)
     finally:
         tmp.unlink(missing_ok=True)
@@ -442,6 +470,7 @@ def build(data_dir: Path, db_path: Path) -> int:
 
 def _load(
     db: Path,
+    batches: Iterator[Batch],
     data_dir: Path,
     taxonomy: TaxonomyFile,
     patterns: list[dict[str, Any]],
@@ -458,7 +487,6 @@ def _load(
         conn.execute("BEGIN")
         term_ids = _insert_terms(conn, taxonomy)
         pattern_ids = _insert_patterns(conn, patterns)
-        vocabulary = Vocabulary.of(taxonomy, set(pattern_ids))
         problems: list[Problem] = []
         count = 0
         # The content's identity: the same data gives the same id on every replica that builds
@@ -468,7 +496,7 @@ def _load(
         words: Counter[str] = Counter()
         fulltext = FullTextWriter(conn, db.with_name(db.name + ".fts"), FTS_COLUMNS)
         try:
-            for valid, batch_words in _checked(data_dir, vocabulary, problems):
+            for valid, batch_words in _checked(batches, problems):
                 if not problems:  # after the first problem, keep validating but stop writing
                     rows = _insert_incidents(conn, valid, count, term_ids, pattern_ids)
                     fulltext.add(rows)

@@ -212,3 +212,16 @@ def test_a_partial_review_with_its_part_and_a_copy_after_the_original_validate(
     )
     path.write_text(yaml.safe_dump(record, allow_unicode=True))
     validate(small_data)
+
+
+@pytest.mark.parametrize("name", ["bulk.jsonl", "IL-0500.yaml"])
+def test_a_file_that_is_not_utf8_is_a_problem_not_a_traceback(
+    small_data: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (small_data / "incidents" / name).write_bytes(b'{"id": "IL-0500", "organization": "\xff"}\n')
+    code = main(["validate", "--data", str(small_data)])
+    assert code == 2
+    err = capsys.readouterr().err
+    where = f"{name}:1" if name.endswith(".jsonl") else name
+    assert f"{where}: (file): not valid UTF-8" in err
+    assert "Traceback" not in err
