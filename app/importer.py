@@ -17,7 +17,7 @@ from collections import Counter, deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import islice
+from itertools import islice, repeat
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -31,9 +31,9 @@ from pydantic import ValidationError
 from app.checks.patterns import PatternsError, load_patterns
 from app.config import bundled
 from app.fulltext import FullTextWriter
-from app.indexing import WordCounter, column_text, indexed, joined, short_text
+from app.indexing import WordCounter, column_text, indexed, joined
 from app.schema import DIMENSIONS, IncidentFile, SynonymsFile, TaxonomyFile
-from app.search import normal_key
+from app.search import index_text, normal_key
 
 
 @dataclass(frozen=True)
@@ -196,23 +196,24 @@ BLANK = _Broken("blank line")
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """What an incident may name: tag slugs by dimension, pattern slugs; labels for search."""
+    """What an incident may name: tag slugs by dimension, pattern slugs; labels for search;
+    the ids the build gives terms and patterns (1, 2, ... in the files' order)."""
 
     slugs: dict[str, frozenset[str]]
     patterns: frozenset[str]
     labels: dict[tuple[str, str], str]
+    term_ids: dict[tuple[str, str], int]
+    pattern_ids: dict[str, int]
 
     @classmethod
-    def of(cls, taxonomy: TaxonomyFile, pattern_slugs: set[str]) -> "Vocabulary":
-        terms = {dim: getattr(taxonomy, dim) for dim in DIMENSIONS}
+    def of(cls, taxonomy: TaxonomyFile, pattern_slugs: list[str]) -> "Vocabulary":
+        terms = [(dim, t) for dim in DIMENSIONS for t in getattr(taxonomy, dim)]
         return cls(
-            slugs={dim: frozenset(t.slug for t in terms[dim]) for dim in DIMENSIONS},
+            slugs={dim: frozenset(t.slug for d, t in terms if d == dim) for dim in DIMENSIONS},
             patterns=frozenset(pattern_slugs),
-            labels={
-                (dim, t.slug): " ".join((t.label.en, t.label.ko, *t.aliases))
-                for dim in DIMENSIONS
-                for t in terms[dim]
-            },
+            labels={(d, t.slug): " ".join((t.label.en, t.label.ko, *t.aliases)) for d, t in terms},
+            term_ids={(d, t.slug): n for n, (d, t) in enumerate(terms, start=1)},
+            pattern_ids={slug: n for n, slug in enumerate(pattern_slugs, start=1)},
         )
 
 
@@ -226,9 +227,9 @@ class Prepared(NamedTuple):
     id: str
     where: str
     row: tuple[Any, ...]
-    tags: tuple[tuple[str, str], ...]
-    patterns: tuple[str, ...]
-    fts: tuple[str, str, str, str]
+    terms: tuple[int, ...]  # term ids (Vocabulary.term_ids) of its tags
+    patterns: tuple[int, ...]  # pattern ids
+    fts: tuple[bytes, ...]  # the FTS_COLUMNS in UTF-8: SQLite takes them as they are
     content: bytes  # what the incident adds to the database's content id
 
 
@@ -345,15 +346,19 @@ def _shape(
     # The four columns are app/search.py's index_text of the title (with the ID), the
     # organisation, the tags (each term's labels, aliases and slug, space-separated) and the
     # sections; the words are words_of all four. app/indexing.py gets the same text quicker.
-    title_column, title_words = short_text(f"{incident.id} {incident.title.en} {incident.title.ko}")
+    title = f"{incident.id} {incident.title.en} {incident.title.ko}"
     organization = indexed(incident.organization)
     tags_column, tag_words = joined([indexed(f"{vocabulary.labels[p]} {p[1]}") for p in pairs])
     body_text = " ".join(texts)
-    fts = (title_column, organization.column, tags_column, column_text(body_text))
-    words.add((body_text,), title_words | organization.words | tag_words)
+    columns = (index_text(title), organization.column, tags_column, column_text(body_text))
+    fts = tuple(column.encode() for column in columns)
+    # words_of the title and the sections at once: no word spans the space between them.
+    words.add(f"{title} {body_text}", organization.words | tag_words)
     patterns = tuple(incident.patterns)
     content = repr((row, pairs, patterns)).encode()
-    return Prepared(incident.id, where, row, pairs, patterns, fts, content)
+    terms = tuple(vocabulary.term_ids[pair] for pair in pairs)
+    pattern_ids = tuple(vocabulary.pattern_ids[slug] for slug in patterns)
+    return Prepared(incident.id, where, row, terms, pattern_ids, fts, content)
 
 
 @contextmanager
@@ -426,7 +431,7 @@ def validate(data_dir: Path) -> int:
     taxonomy = load_taxonomy(data_dir)
     patterns = load_patterns_raw(data_dir)
     load_synonyms(data_dir)
-    vocabulary = Vocabulary.of(taxonomy, {p["slug"] for p in patterns})
+    vocabulary = Vocabulary.of(taxonomy, [p["slug"] for p in patterns])
     problems: list[Problem] = []
     with prepared_batches(data_dir, vocabulary) as batches:
         count = sum(len(valid) for valid, _ in _checked(batches, problems))
@@ -456,11 +461,11 @@ def build(data_dir: Path, db_path: Path) -> int:
     db_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = db_path.with_name(f".{db_path.name}.tmp-{os.getpid()}")
     tmp.unlink(missing_ok=True)
-    vocabulary = Vocabulary.of(taxonomy, {p["slug"] for p in patterns})
+    vocabulary = Vocabulary.of(taxonomy, [p["slug"] for p in patterns])
     try:
         with prepared_batches(data_dir, vocabulary) as batches:
             migrate(tmp)  # while the workers prepare the first incidents
-            count = _load(tmp, batches, data_dir, taxonomy, patterns, synonyms, started)
+            count = _load(tmp, batches, vocabulary, data_dir, taxonomy, patterns, synonyms, started)
         os.replace(tmp, db_path)
     finally:
         tmp.unlink(missing_ok=True)
@@ -471,6 +476,7 @@ def build(data_dir: Path, db_path: Path) -> int:
 def _load(
     db: Path,
     batches: Iterator[Batch],
+    vocabulary: Vocabulary,
     data_dir: Path,
     taxonomy: TaxonomyFile,
     patterns: list[dict[str, Any]],
@@ -485,8 +491,8 @@ def _load(
         conn.execute("PRAGMA synchronous=OFF")
         conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         conn.execute("BEGIN")
-        term_ids = _insert_terms(conn, taxonomy)
-        pattern_ids = _insert_patterns(conn, patterns)
+        _insert_terms(conn, taxonomy, vocabulary)
+        _insert_patterns(conn, patterns, vocabulary)
         problems: list[Problem] = []
         count = 0
         # The content's identity: the same data gives the same id on every replica that builds
@@ -495,10 +501,11 @@ def _load(
         content.update(json.dumps(patterns, sort_keys=True, ensure_ascii=False).encode())
         words: Counter[str] = Counter()
         fulltext = FullTextWriter(conn, db.with_name(db.name + ".fts"), FTS_COLUMNS)
+        deferred = _drop_indexes(conn)
         try:
             for valid, batch_words in _checked(batches, problems):
                 if not problems:  # after the first problem, keep validating but stop writing
-                    rows = _insert_incidents(conn, valid, count, term_ids, pattern_ids)
+                    rows = _insert_incidents(conn, valid, count)
                     fulltext.add(rows)
                     for incident in valid:
                         content.update(incident.content)
@@ -510,6 +517,8 @@ def _load(
             _insert_search_words(conn, words, synonyms)
             parents = {t.slug: t.parent for t in taxonomy.component if t.parent}
             _rank_and_index(conn, parents)
+            for sql in deferred:
+                conn.execute(sql)
             conn.commit()
             fulltext.copy_into(conn)
         finally:
@@ -535,29 +544,46 @@ def _load(
     return count
 
 
-def _insert_terms(conn: sqlite3.Connection, taxonomy: TaxonomyFile) -> dict[tuple[str, str], int]:
-    ids: dict[tuple[str, str], int] = {}
-    position = 0
+def _drop_indexes(conn: sqlite3.Connection) -> list[str]:
+    """Drop the incident tables' secondary indexes (not the unique ones); returns the
+    statements that make them again, as the migrations wrote them.
+
+    Made once over the finished tables, an index is one sort; kept up to date row by row,
+    it was a B-tree insert per row, and for sort_rank two (once as 0, once ranked).
+    """
+    found = conn.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
+        " AND tbl_name IN ('incident', 'incidentterm', 'incidentpattern')"
+        " AND sql NOT LIKE 'CREATE UNIQUE %'"
+    ).fetchall()
+    for name, _ in found:
+        conn.execute(f'DROP INDEX "{name}"')
+    return [sql for _, sql in found]
+
+
+def _insert_terms(conn: sqlite3.Connection, taxonomy: TaxonomyFile, vocabulary: Vocabulary) -> None:
+    rows: list[tuple[Any, ...]] = []
     for dim in DIMENSIONS:
         for term in getattr(taxonomy, dim):
-            cursor = conn.execute(
-                "INSERT INTO term (dimension, slug, position, parent, label_en, label_ko,"
-                " description_en, description_ko, aliases_json) VALUES (?,?,?,?,?,?,?,?,?)",
+            rows.append(
                 (
+                    vocabulary.term_ids[(dim, term.slug)],
                     dim,
                     term.slug,
-                    position,
+                    len(rows),
                     term.parent,
                     term.label.en,
                     term.label.ko,
                     term.description.en,
                     term.description.ko,
                     json.dumps(term.aliases, ensure_ascii=False),
-                ),
+                )
             )
-            ids[(dim, term.slug)] = int(cursor.lastrowid or 0)
-            position += 1
-    return ids
+    conn.executemany(
+        "INSERT INTO term (id, dimension, slug, position, parent, label_en, label_ko,"
+        " description_en, description_ko, aliases_json) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        rows,
+    )
 
 
 def _insert_search_words(
@@ -571,35 +597,34 @@ def _insert_search_words(
     )
 
 
-def _insert_patterns(conn: sqlite3.Connection, patterns: list[dict[str, Any]]) -> dict[str, int]:
-    ids: dict[str, int] = {}
-    for position, pattern in enumerate(patterns):
-        cursor = conn.execute(
-            "INSERT INTO pattern (slug, position, title_en, title_ko, data_json)"
-            " VALUES (?,?,?,?,?)",
+def _insert_patterns(
+    conn: sqlite3.Connection, patterns: list[dict[str, Any]], vocabulary: Vocabulary
+) -> None:
+    conn.executemany(
+        "INSERT INTO pattern (id, slug, position, title_en, title_ko, data_json)"
+        " VALUES (?,?,?,?,?,?)",
+        [
             (
+                vocabulary.pattern_ids[pattern["slug"]],
                 pattern["slug"],
                 position,
                 pattern["title"]["en"],
                 pattern["title"]["ko"],
                 json.dumps(pattern, ensure_ascii=False),
-            ),
-        )
-        ids[pattern["slug"]] = int(cursor.lastrowid or 0)
-    return ids
+            )
+            for position, pattern in enumerate(patterns)
+        ],
+    )
 
 
 def _insert_incidents(
-    conn: sqlite3.Connection,
-    incidents: list[Prepared],
-    written: int,
-    term_ids: dict[tuple[str, str], int],
-    pattern_ids: dict[str, int],
+    conn: sqlite3.Connection, incidents: list[Prepared], written: int
 ) -> list[tuple[Any, ...]]:
     """Write a batch's rows (after `written` incidents); returns their full-text rows.
 
-    The ids are given, not left to SQLite: in the new, empty table they are the ones it would
-    choose (1, 2, ...), and the batch is written with one executemany per table.
+    The ids are given, not left to SQLite: in the new, empty tables they are the ones it would
+    choose (1, 2, ...; Vocabulary.term_ids for terms), and the batch is written with one
+    executemany per table.
     """
     rows: list[tuple[Any, ...]] = []
     terms: list[tuple[int, int]] = []
@@ -607,8 +632,8 @@ def _insert_incidents(
     fulltext: list[tuple[Any, ...]] = []
     for rowid, incident in enumerate(incidents, start=written + 1):
         rows.append((rowid, *incident.row))
-        terms.extend((rowid, term_ids[pair]) for pair in incident.tags)
-        patterns.extend((rowid, pattern_ids[slug]) for slug in incident.patterns)
+        terms.extend(zip(repeat(rowid), incident.terms))
+        patterns.extend(zip(repeat(rowid), incident.patterns))
         fulltext.append((rowid, *incident.fts))
     conn.executemany(
         "INSERT INTO incident (id, slug, organization, date, year, month, day, sort_rank,"

@@ -5,10 +5,11 @@ Profiled on the benchmark's 100,000 incidents, these two were most of a build's 
 Python's regex engine tested each of an incident's ~1,900 section characters against the Hangul
 and word classes four times over, and stripped particles from every Korean word. Here long text
 is read once as an array of code points (numpy), each class is one vectorised comparison or
-table lookup, and a Korean word loses its particle once per distinct word. Short text (titles)
-gains nothing from numpy's set-up and goes through app/search.py; texts that recur in every
-build (organisations, the taxonomy's labels) are worked out once per build (`indexed`).
-tests/test_indexing.py checks all of it against app/search.py on generated text.
+table lookup, and a token becomes a word (particle stripped, too short dropped) once per
+distinct token. Short text gains nothing from numpy's set-up and goes through app/search.py;
+texts met in every incident (organisations, the taxonomy's labels) are worked out once per
+build (`indexed`). tests/test_indexing.py checks all of it against app/search.py on generated
+text.
 """
 
 import sys
@@ -44,8 +45,8 @@ class Indexed(NamedTuple):
 
 
 class _Texts(dict[str, Indexed]):
-    """Short texts met in many incidents (a title's words, an organisation, a term's labels),
-    each worked out once."""
+    """Short texts met in many incidents (an organisation, a term's labels), each worked out
+    once."""
 
     limit = 1 << 16
 
@@ -76,12 +77,6 @@ def joined(texts: list[Indexed]) -> tuple[str, frozenset[str]]:
     return f"{latin} {pairs} {singles}", frozenset().union(*[t.words for t in texts])
 
 
-def short_text(value: str) -> tuple[str, frozenset[str]]:
-    """index_text and words_of of a short text, from its space-separated pieces: the words of
-    a title recur from incident to incident (its ID does not)."""
-    return joined([_TEXTS[piece] for piece in value.split(" ")])
-
-
 def column_text(value: str) -> str:
     """index_text(value), character for character."""
     if len(value) < SHORT:
@@ -105,9 +100,9 @@ def column_text(value: str) -> str:
 class WordCounter:
     """How many incidents use each vocabulary word (words_of's words, each once per incident).
 
-    Words are counted by number: an incident's few hundred distinct words are a set of small
-    ints, and a batch's counts one numpy bincount, where hashing and counting strings was a
-    fifth of a build's Python time.
+    Words are counted by number where the incidents are prepared: an incident's few hundred
+    distinct words are a set of small ints, and a batch's counts one numpy bincount. Sets of
+    words sent to the main process and counted there were its second-largest cost.
     """
 
     def __init__(self) -> None:
@@ -118,14 +113,10 @@ class WordCounter:
         self._latin = _Memo(self._latin_number)
         self._korean = _Memo(self._korean_number)
 
-    def add(self, texts: Iterable[str], words: Iterable[str] = ()) -> None:
-        """One incident: the words of these texts, and these words."""
-        numbers = set(map(self.number, words))
-        for text in texts:
-            if len(text) < SHORT:
-                numbers.update(map(self.number, words_of(text)))
-            else:
-                numbers.update(self._long(text))
+    def add(self, text: str, words: Iterable[str] = ()) -> None:
+        """One incident: the words of this text, and these words."""
+        numbers = self._long(text) if len(text) >= SHORT else set(map(self.number, words_of(text)))
+        numbers.update(map(self.number, words))
         self.seen.extend(numbers)
 
     def counts(self) -> Counter[str]:
@@ -143,10 +134,17 @@ class WordCounter:
         return found
 
     def _long(self, text: str) -> set[int]:
-        """The numbers of words_of(text)."""
-        lower = _code_points(text.lower())
+        """The numbers of words_of(text).
+
+        Lower case leaves Korean alone, and a Hangul syllable, like a space, is neither cased
+        nor case-ignorable (the context of a final sigma): lowering the text with its Korean
+        blanked out gives the same Latin tokens from a far shorter, usually ASCII, text.
+        """
+        points = _code_points(text)
+        hangul = _hangul(points)
+        lower = _code_points(_text(np.where(hangul, 32, points)).lower())
         latin = _text(np.where(_latin_table()[lower], lower, 32)).split()
-        korean = _text(np.where(_hangul(lower), lower, 32)).split()
+        korean = _text(np.where(hangul, points, 32)).split()
         numbers = set(map(self._latin.__getitem__, latin))
         numbers.update(map(self._korean.__getitem__, korean))
         return numbers
