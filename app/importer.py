@@ -5,6 +5,7 @@ every file validated, so the previous database is untouched by a failed build an
 has it open keeps answering.
 """
 
+import gc
 import hashlib
 import json
 import multiprocessing
@@ -14,10 +15,14 @@ import time
 import uuid
 from collections import Counter, deque
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import islice, repeat
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+import numpy as np
+import numpy.typing as npt
 import yaml
 from alembic import command
 from alembic.config import Config
@@ -26,8 +31,10 @@ from pydantic import ValidationError
 from app.checks.patterns import PatternsError, load_patterns
 from app.config import bundled
 from app.datafiles import load_json, load_yaml
+from app.fulltext import FullTextWriter
+from app.indexing import WordCounter, column_text, indexed, joined
 from app.schema import DIMENSIONS, IncidentFile, SynonymsFile, TaxonomyFile
-from app.search import index_text, normal_key, words_of
+from app.search import index_text, normal_key
 
 
 @dataclass(frozen=True)
@@ -135,25 +142,37 @@ def load_patterns_raw(data_dir: Path) -> list[dict[str, Any]]:
     return [p.model_dump(mode="json") for p in patterns]
 
 
-def iter_sources(data_dir: Path) -> Iterator[tuple[str, str, str]]:
-    """(location, form, text) for every incident file and JSON Lines line, streamed."""
+def iter_sources(data_dir: Path) -> Iterator[tuple[str, str, bytes]]:
+    """(location, form, bytes) for every incident file and JSON Lines line, streamed.
+
+    Bytes, decoded by `parse`: for bulk data that is in the worker processes, where a line
+    that is not UTF-8 becomes a problem like any other instead of stopping the build.
+    """
     folder = data_dir / "incidents"
     if not folder.is_dir():
         return
     for path in sorted(folder.iterdir()):
         if path.suffix in (".yaml", ".yml"):
-            yield str(path), "yaml", path.read_text(encoding="utf-8")
+            yield str(path), "yaml", path.read_bytes()
         elif path.suffix == ".jsonl":
-            with path.open(encoding="utf-8") as handle:
+            with path.open("rb") as handle:
                 for number, line in enumerate(handle, start=1):
                     if line.strip():
                         yield f"{path}:{number}", "json", line
 
 
-def parse(where: str, form: str, text: str) -> Any:
-    """The raw record, or _Broken with the parser's reason."""
+def parse(where: str, form: str, data: bytes) -> Any:
+    """The raw record; _Broken with the reason it cannot be read; BLANK for a line of
+    whitespace."""
     try:
-        return load_yaml(text) if form == "yaml" else load_json(text)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return _Broken(f"not valid UTF-8: {exc}")
+    try:
+        if form == "yaml":
+            # Line ends as a text-mode read gives them.
+            return load_yaml(text.replace("\r\n", "\n").replace("\r", "\n"))
+        return load_json(text) if text.strip() else BLANK
     except yaml.YAMLError as exc:
         return _Broken(f"not valid YAML: {exc}")
     except ValueError as exc:  # json.JSONDecodeError, or a key written twice
@@ -162,8 +181,10 @@ def parse(where: str, form: str, text: str) -> Any:
 
 def iter_incident_records(data_dir: Path) -> Iterator[tuple[str, Any]]:
     """(location, raw record) for every incident, streamed."""
-    for where, form, text in iter_sources(data_dir):
-        yield where, parse(where, form, text)
+    for where, form, data in iter_sources(data_dir):
+        raw = parse(where, form, data)
+        if raw is not BLANK:
+            yield where, raw
 
 
 @dataclass(frozen=True)
@@ -171,56 +192,105 @@ class _Broken:
     reason: str
 
 
+BLANK = _Broken("blank line")
+
+
 @dataclass(frozen=True)
 class Vocabulary:
-    """What an incident may name: tag slugs by dimension, pattern slugs; labels for search."""
+    """What an incident may name: tag slugs by dimension, pattern slugs; labels for search;
+    the ids the build gives terms and patterns (1, 2, ... in the files' order)."""
 
     slugs: dict[str, frozenset[str]]
     patterns: frozenset[str]
     labels: dict[tuple[str, str], str]
+    term_ids: dict[tuple[str, str], int]
+    pattern_ids: dict[str, int]
 
     @classmethod
-    def of(cls, taxonomy: TaxonomyFile, pattern_slugs: set[str]) -> "Vocabulary":
-        terms = {dim: getattr(taxonomy, dim) for dim in DIMENSIONS}
+    def of(cls, taxonomy: TaxonomyFile, pattern_slugs: list[str]) -> "Vocabulary":
+        terms = [(dim, t) for dim in DIMENSIONS for t in getattr(taxonomy, dim)]
         return cls(
-            slugs={dim: frozenset(t.slug for t in terms[dim]) for dim in DIMENSIONS},
+            slugs={dim: frozenset(t.slug for d, t in terms if d == dim) for dim in DIMENSIONS},
             patterns=frozenset(pattern_slugs),
-            labels={
-                (dim, t.slug): " ".join((t.label.en, t.label.ko, *t.aliases))
-                for dim in DIMENSIONS
-                for t in terms[dim]
-            },
+            labels={(d, t.slug): " ".join((t.label.en, t.label.ko, *t.aliases)) for d, t in terms},
+            term_ids={(d, t.slug): n for n, (d, t) in enumerate(terms, start=1)},
+            pattern_ids={slug: n for n, slug in enumerate(pattern_slugs, start=1)},
         )
 
 
-@dataclass(frozen=True)
-class Prepared:
-    """A valid incident turned into the values `build` writes (work done in worker processes)."""
+class Prepared(NamedTuple):
+    """A valid incident turned into the values `build` writes (work done in worker processes).
+
+    A named tuple, not a dataclass: a batch of them crosses from a worker process to the
+    writer, and tuples pickle quickly.
+    """
 
     id: str
     where: str
     row: tuple[Any, ...]
-    tags: tuple[tuple[str, str], ...]
-    patterns: tuple[str, ...]
-    fts: tuple[str, str, str, str]
-    words: frozenset[str]  # vocabulary words, for typo correction
+    terms: tuple[int, ...]  # term ids (Vocabulary.term_ids) of its tags
+    patterns: tuple[int, ...]  # pattern ids
+    fts: tuple[bytes, ...]  # the FTS_COLUMNS in UTF-8: SQLite takes them as they are
+    content: bytes  # what the incident adds to the database's content id
+
+
+@dataclass
+class Batch:
+    """Consecutive incidents prepared together, and how many of them use each vocabulary word
+    (for typo correction), counted where they were prepared."""
+
+    incidents: list[Prepared | list[Problem]]
+    words: Counter[str]
 
 
 SECTIONS = ("symptom", "trigger", "detection", "actions", "follow_ups", "lessons")
+FTS_COLUMNS = ("title", "organization", "tags", "body")  # Prepared.fts, in this order
 _VOCABULARY: Vocabulary | None = None
+_WORDS: WordCounter | None = None
 
 
 def _set_vocabulary(vocabulary: Vocabulary) -> None:
-    global _VOCABULARY
+    """Start preparing a build's incidents in this process."""
+    global _VOCABULARY, _WORDS
     _VOCABULARY = vocabulary
+    _WORDS = WordCounter()
 
 
-def prepare(item: tuple[str, str, str]) -> Prepared | list[Problem]:
-    """Parse, validate and shape one incident; problems instead when it is invalid."""
-    where, form, text = item
+def prepare_batch(items: list[tuple[str, str, bytes]]) -> Batch:
+    """prepare() over consecutive incidents."""
+    words = _WORDS
+    assert words is not None, "call _set_vocabulary first"
+    incidents = [prepare(item, words) for item in items]
+    return Batch(incidents, words.counts())
+
+
+def _start_worker(vocabulary: Vocabulary) -> None:
+    """A worker process of the build's pool: no automatic garbage collection.
+
+    Parsing and validating allocate containers by the million, and the collections CPython
+    starts every 700 of them (which walk the young objects, and now and then everything the
+    worker holds) took a tenth of a worker's time. The worker collects its young objects once
+    per batch instead (`_prepare_in_worker`); it ends with the build.
+    """
+    gc.disable()
+    _set_vocabulary(vocabulary)
+
+
+def _prepare_in_worker(items: list[tuple[str, str, bytes]]) -> Batch:
+    batch = prepare_batch(items)
+    gc.collect(0)
+    return batch
+
+
+def prepare(item: tuple[str, str, bytes], words: WordCounter) -> Prepared | list[Problem]:
+    """Parse, validate and shape one incident, counting its vocabulary words; problems instead
+    when it is invalid."""
+    where, form, data = item
     vocabulary = _VOCABULARY
     assert vocabulary is not None, "call _set_vocabulary first"
-    raw = parse(where, form, text)
+    raw = parse(where, form, data)
+    if raw is BLANK:
+        return []
     if isinstance(raw, _Broken):
         return [Problem(where, "(file)", raw.reason)]
     try:
@@ -239,10 +309,12 @@ def prepare(item: tuple[str, str, str]) -> Prepared | list[Problem]:
             found.append(Problem(where, "patterns", f"unknown pattern '{slug}'"))
     if found:
         return found
-    return _shape(where, incident, vocabulary)
+    return _shape(where, incident, vocabulary, words)
 
 
-def _shape(where: str, incident: IncidentFile, vocabulary: Vocabulary) -> Prepared:
+def _shape(
+    where: str, incident: IncidentFile, vocabulary: Vocabulary, words: WordCounter
+) -> Prepared:
     year, month, day = incident.date_parts
     body = {
         name: getattr(incident, name).model_dump()
@@ -256,7 +328,6 @@ def _shape(where: str, incident: IncidentFile, vocabulary: Vocabulary) -> Prepar
             item = value[lang]
             texts.extend(item if isinstance(item, list) else [item])
     pairs = tuple(dict.fromkeys((dim, slug) for dim in DIMENSIONS for slug in tags[dim]))
-    tag_text = " ".join(f"{vocabulary.labels[pair]} {pair[1]}" for pair in pairs)
     row = (
         incident.id,
         incident.organization,
@@ -273,43 +344,53 @@ def _shape(where: str, incident: IncidentFile, vocabulary: Vocabulary) -> Prepar
         incident.duration,
         incident.review.model_dump_json() if incident.review else None,
     )
+    # The four columns are app/search.py's index_text of the title (with the ID), the
+    # organisation, the tags (each term's labels, aliases and slug, space-separated) and the
+    # sections; the words are words_of all four. app/indexing.py gets the same text quicker.
     title = f"{incident.id} {incident.title.en} {incident.title.ko}"
+    organization = indexed(incident.organization)
+    tags_column, tag_words = joined([indexed(f"{vocabulary.labels[p]} {p[1]}") for p in pairs])
     body_text = " ".join(texts)
-    fts = (
-        index_text(title),
-        index_text(incident.organization),
-        index_text(tag_text),
-        index_text(body_text),
-    )
-    words = frozenset(words_of(f"{title} {incident.organization} {tag_text} {body_text}"))
-    return Prepared(incident.id, where, row, pairs, tuple(incident.patterns), fts, words)
+    columns = (index_text(title), organization.column, tags_column, column_text(body_text))
+    fts = tuple(column.encode() for column in columns)
+    # words_of the title and the sections at once: no word spans the space between them.
+    words.add(f"{title} {body_text}", organization.words | tag_words)
+    patterns = tuple(incident.patterns)
+    content = repr((row, pairs, patterns)).encode()
+    terms = tuple(vocabulary.term_ids[pair] for pair in pairs)
+    pattern_ids = tuple(vocabulary.pattern_ids[slug] for slug in patterns)
+    return Prepared(incident.id, where, row, terms, pattern_ids, fts, content)
 
 
-def prepared_incidents(
-    data_dir: Path, vocabulary: Vocabulary
-) -> Iterator[Prepared | list[Problem]]:
-    """prepare() over every incident in order: in worker processes for bulk (JSON Lines) data."""
+@contextmanager
+def prepared_batches(data_dir: Path, vocabulary: Vocabulary) -> Iterator[Iterator[Batch]]:
+    """prepare_batch() over every incident in order: in worker processes for bulk (JSON Lines)
+    data. The workers start at once and keep a few batches ahead of the caller (memory stays
+    bounded whatever the size of the library), so they prepare while `build` migrates."""
     _set_vocabulary(vocabulary)
-    items = iter_sources(data_dir)
+    batches = _batched(iter_sources(data_dir), BATCH)
     bulk = any(p.suffix == ".jsonl" for p in (data_dir / "incidents").glob("*.jsonl"))
     workers = os.cpu_count() or 1
     if not bulk or workers < 2:
-        yield from map(prepare, items)
+        yield map(prepare_batch, batches)
         return
     context = multiprocessing.get_context("fork")
-    with context.Pool(workers, initializer=_set_vocabulary, initargs=(vocabulary,)) as pool:
-        # A few batches in flight at once: workers prepare ahead while this process writes,
-        # and memory stays bounded whatever the size of the library.
-        pending: deque[Any] = deque()
-        for batch in _batched(items, BATCH):
-            pending.append(pool.map_async(prepare, batch, chunksize=BATCH // (2 * workers)))
-            if len(pending) > workers:
-                yield from pending.popleft().get()
-        while pending:
-            yield from pending.popleft().get()
+    with context.Pool(workers, initializer=_start_worker, initargs=(vocabulary,)) as pool:
+        ahead = islice(batches, 2 * workers + 1)
+        pending = deque(pool.apply_async(_prepare_in_worker, (batch,)) for batch in ahead)
+
+        def results() -> Iterator[Batch]:
+            while pending:
+                done = pending.popleft().get()
+                for batch in islice(batches, 1):
+                    pending.append(pool.apply_async(_prepare_in_worker, (batch,)))
+                yield done
+
+        yield results()
 
 
 BATCH = 1000
+CACHE_KIB = 64 * 1024  # SQLite's page cache while building
 
 
 def _batched(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
@@ -323,18 +404,24 @@ def _batched(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
         yield batch
 
 
-def _checked(data_dir: Path, vocabulary: Vocabulary, problems: list[Problem]) -> Iterator[Prepared]:
-    """Valid incidents with unique IDs; every problem is appended to `problems`."""
+def _checked(
+    batches: Iterator[Batch], problems: list[Problem]
+) -> Iterator[tuple[list[Prepared], Counter[str]]]:
+    """Each batch's valid incidents with unique IDs, and its word counts; every problem is
+    appended to `problems`."""
     seen: dict[str, str] = {}
-    for result in prepared_incidents(data_dir, vocabulary):
-        if isinstance(result, list):
-            problems.extend(result)
-            continue
-        if result.id in seen:
-            problems.append(Problem(result.where, "id", f"duplicate of {seen[result.id]}"))
-            continue
-        seen[result.id] = result.where
-        yield result
+    for batch in batches:
+        valid = []
+        for result in batch.incidents:
+            if isinstance(result, list):
+                problems.extend(result)
+                continue
+            if result.id in seen:
+                problems.append(Problem(result.where, "id", f"duplicate of {seen[result.id]}"))
+                continue
+            seen[result.id] = result.where
+            valid.append(result)
+        yield valid, batch.words
 
 
 def validate(data_dir: Path) -> int:
@@ -345,9 +432,10 @@ def validate(data_dir: Path) -> int:
     taxonomy = load_taxonomy(data_dir)
     patterns = load_patterns_raw(data_dir)
     load_synonyms(data_dir)
-    vocabulary = Vocabulary.of(taxonomy, {p["slug"] for p in patterns})
+    vocabulary = Vocabulary.of(taxonomy, [p["slug"] for p in patterns])
     problems: list[Problem] = []
-    count = sum(1 for _ in _checked(data_dir, vocabulary, problems))
+    with prepared_batches(data_dir, vocabulary) as batches:
+        count = sum(len(valid) for valid, _ in _checked(batches, problems))
     if problems:
         raise DataError(problems)
     return count
@@ -374,9 +462,11 @@ def build(data_dir: Path, db_path: Path) -> int:
     db_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = db_path.with_name(f".{db_path.name}.tmp-{os.getpid()}")
     tmp.unlink(missing_ok=True)
+    vocabulary = Vocabulary.of(taxonomy, [p["slug"] for p in patterns])
     try:
-        migrate(tmp)
-        count = _load(tmp, data_dir, taxonomy, patterns, synonyms, started)
+        with prepared_batches(data_dir, vocabulary) as batches:
+            migrate(tmp)  # while the workers prepare the first incidents
+            count = _load(tmp, batches, vocabulary, data_dir, taxonomy, patterns, synonyms, started)
         os.replace(tmp, db_path)
     finally:
         tmp.unlink(missing_ok=True)
@@ -386,6 +476,8 @@ def build(data_dir: Path, db_path: Path) -> int:
 
 def _load(
     db: Path,
+    batches: Iterator[Batch],
+    vocabulary: Vocabulary,
     data_dir: Path,
     taxonomy: TaxonomyFile,
     patterns: list[dict[str, Any]],
@@ -394,12 +486,14 @@ def _load(
 ) -> int:
     conn = sqlite3.connect(db)
     try:
+        # A new file that replaces the database only once complete (build): no rollback
+        # journal, no waiting for the disk, and pages the build reads again kept in memory.
         conn.execute("PRAGMA journal_mode=OFF")
         conn.execute("PRAGMA synchronous=OFF")
+        conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         conn.execute("BEGIN")
-        term_ids = _insert_terms(conn, taxonomy)
-        pattern_ids = _insert_patterns(conn, patterns)
-        vocabulary = Vocabulary.of(taxonomy, set(pattern_ids))
+        _insert_terms(conn, taxonomy, vocabulary)
+        _insert_patterns(conn, patterns, vocabulary)
         problems: list[Problem] = []
         count = 0
         # The content's identity: the same data gives the same id on every replica that builds
@@ -408,17 +502,30 @@ def _load(
         content.update(json.dumps(patterns, sort_keys=True, ensure_ascii=False).encode())
         content.update(json.dumps(synonyms, ensure_ascii=False).encode())
         words: Counter[str] = Counter()
-        for incident in _checked(data_dir, vocabulary, problems):
-            if not problems:  # after the first problem, keep validating but stop writing
-                _insert_incident(conn, incident, term_ids, pattern_ids)
-                content.update(repr((incident.row, incident.tags, incident.patterns)).encode())
-                words.update(incident.words)
-            count += 1
-        if problems:
-            raise DataError(problems)
-        _insert_search_words(conn, words, synonyms)
-        parents = {t.slug: t.parent for t in taxonomy.component if t.parent}
-        _rank_and_index(conn, parents)
+        fulltext = FullTextWriter(conn, db.with_name(db.name + ".fts"), FTS_COLUMNS)
+        deferred = _drop_indexes(conn)
+        try:
+            for valid, batch_words in _checked(batches, problems):
+                if not problems:  # after the first problem, keep validating but stop writing
+                    rows = _insert_incidents(conn, valid, count)
+                    fulltext.add(rows)
+                    for incident in valid:
+                        content.update(incident.content)
+                    words.update(batch_words)
+                count += len(valid)
+            if problems:
+                raise DataError(problems)
+            fulltext.finish()  # the index is merged on its thread while this one goes on
+            _insert_search_words(conn, words, synonyms)
+            parents = {t.slug: t.parent for t in taxonomy.component if t.parent}
+            _rank_and_index(conn, parents)
+            for sql in deferred:
+                conn.execute(sql)
+            conn.commit()
+            fulltext.copy_into(conn)
+        finally:
+            fulltext.close()
+        conn.execute("BEGIN")
         # What /readyz and /metrics say about the served file: which build, when, how long.
         # Two ids on purpose: content_id names the data (taxonomy, patterns, synonyms and
         # incidents; equal on every replica that builds the same data, so ETags agree across
@@ -443,29 +550,46 @@ def _load(
     return count
 
 
-def _insert_terms(conn: sqlite3.Connection, taxonomy: TaxonomyFile) -> dict[tuple[str, str], int]:
-    ids: dict[tuple[str, str], int] = {}
-    position = 0
+def _drop_indexes(conn: sqlite3.Connection) -> list[str]:
+    """Drop the incident tables' secondary indexes (not the unique ones); returns the
+    statements that make them again, as the migrations wrote them.
+
+    Made once over the finished tables, an index is one sort; kept up to date row by row,
+    it was a B-tree insert per row, and for sort_rank two (once as 0, once ranked).
+    """
+    found = conn.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
+        " AND tbl_name IN ('incident', 'incidentterm', 'incidentpattern')"
+        " AND sql NOT LIKE 'CREATE UNIQUE %'"
+    ).fetchall()
+    for name, _ in found:
+        conn.execute(f'DROP INDEX "{name}"')
+    return [sql for _, sql in found]
+
+
+def _insert_terms(conn: sqlite3.Connection, taxonomy: TaxonomyFile, vocabulary: Vocabulary) -> None:
+    rows: list[tuple[Any, ...]] = []
     for dim in DIMENSIONS:
         for term in getattr(taxonomy, dim):
-            cursor = conn.execute(
-                "INSERT INTO term (dimension, slug, position, parent, label_en, label_ko,"
-                " description_en, description_ko, aliases_json) VALUES (?,?,?,?,?,?,?,?,?)",
+            rows.append(
                 (
+                    vocabulary.term_ids[(dim, term.slug)],
                     dim,
                     term.slug,
-                    position,
+                    len(rows),
                     term.parent,
                     term.label.en,
                     term.label.ko,
                     term.description.en,
                     term.description.ko,
                     json.dumps(term.aliases, ensure_ascii=False),
-                ),
+                )
             )
-            ids[(dim, term.slug)] = int(cursor.lastrowid or 0)
-            position += 1
-    return ids
+    conn.executemany(
+        "INSERT INTO term (id, dimension, slug, position, parent, label_en, label_ko,"
+        " description_en, description_ko, aliases_json) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        rows,
+    )
 
 
 def _insert_search_words(
@@ -479,49 +603,55 @@ def _insert_search_words(
     )
 
 
-def _insert_patterns(conn: sqlite3.Connection, patterns: list[dict[str, Any]]) -> dict[str, int]:
-    ids: dict[str, int] = {}
-    for position, pattern in enumerate(patterns):
-        cursor = conn.execute(
-            "INSERT INTO pattern (slug, position, title_en, title_ko, data_json)"
-            " VALUES (?,?,?,?,?)",
+def _insert_patterns(
+    conn: sqlite3.Connection, patterns: list[dict[str, Any]], vocabulary: Vocabulary
+) -> None:
+    conn.executemany(
+        "INSERT INTO pattern (id, slug, position, title_en, title_ko, data_json)"
+        " VALUES (?,?,?,?,?,?)",
+        [
             (
+                vocabulary.pattern_ids[pattern["slug"]],
                 pattern["slug"],
                 position,
                 pattern["title"]["en"],
                 pattern["title"]["ko"],
                 json.dumps(pattern, ensure_ascii=False),
-            ),
-        )
-        ids[pattern["slug"]] = int(cursor.lastrowid or 0)
-    return ids
+            )
+            for position, pattern in enumerate(patterns)
+        ],
+    )
 
 
-def _insert_incident(
-    conn: sqlite3.Connection,
-    incident: Prepared,
-    term_ids: dict[tuple[str, str], int],
-    pattern_ids: dict[str, int],
-) -> None:
-    cursor = conn.execute(
-        "INSERT INTO incident (slug, organization, date, year, month, day, sort_rank, title_en,"
-        " title_ko, body_json, tags_json, sources_json, patterns_json, duration, review_json)"
-        " VALUES (?,?,?,?,?,?,0,?,?,?,?,?,?,?,?)",
-        incident.row,
-    )
-    rowid = int(cursor.lastrowid or 0)
+def _insert_incidents(
+    conn: sqlite3.Connection, incidents: list[Prepared], written: int
+) -> list[tuple[Any, ...]]:
+    """Write a batch's rows (after `written` incidents); returns their full-text rows.
+
+    The ids are given, not left to SQLite: in the new, empty tables they are the ones it would
+    choose (1, 2, ...; Vocabulary.term_ids for terms), and the batch is written with one
+    executemany per table.
+    """
+    rows: list[tuple[Any, ...]] = []
+    terms: list[tuple[int, int]] = []
+    patterns: list[tuple[int, int]] = []
+    fulltext: list[tuple[Any, ...]] = []
+    for rowid, incident in enumerate(incidents, start=written + 1):
+        rows.append((rowid, *incident.row))
+        terms.extend(zip(repeat(rowid), incident.terms))
+        patterns.extend(zip(repeat(rowid), incident.patterns))
+        fulltext.append((rowid, *incident.fts))
     conn.executemany(
-        "INSERT INTO incidentterm (incident_id, term_id) VALUES (?, ?)",
-        [(rowid, term_ids[pair]) for pair in incident.tags],
+        "INSERT INTO incident (id, slug, organization, date, year, month, day, sort_rank,"
+        " title_en, title_ko, body_json, tags_json, sources_json, patterns_json, duration,"
+        " review_json) VALUES (?,?,?,?,?,?,?,0,?,?,?,?,?,?,?,?)",
+        rows,
     )
+    conn.executemany("INSERT INTO incidentterm (incident_id, term_id) VALUES (?, ?)", terms)
     conn.executemany(
-        "INSERT OR IGNORE INTO incidentpattern (incident_id, pattern_id) VALUES (?, ?)",
-        [(rowid, pattern_ids[slug]) for slug in incident.patterns],
+        "INSERT OR IGNORE INTO incidentpattern (incident_id, pattern_id) VALUES (?, ?)", patterns
     )
-    conn.execute(
-        "INSERT INTO incident_fts (rowid, title, organization, tags, body) VALUES (?, ?, ?, ?, ?)",
-        (rowid, *incident.fts),
-    )
+    return fulltext
 
 
 def _rank_and_index(conn: sqlite3.Connection, parents: dict[str, str]) -> None:
@@ -530,40 +660,54 @@ def _rank_and_index(conn: sqlite3.Connection, parents: dict[str, str]) -> None:
     A component group (a term other components name as `parent`) selects its own incidents
     and every incident of its members: filtering on `kubernetes` means any Kubernetes part.
     """
-    conn.execute(
-        "UPDATE incident SET sort_rank = r.rank FROM (SELECT id, ROW_NUMBER() OVER ("
-        "ORDER BY year DESC, month DESC, day DESC, slug DESC) - 1 AS rank FROM incident) AS r"
-        " WHERE incident.id = r.id"
+    newest_first = conn.execute(
+        "SELECT id FROM incident ORDER BY year DESC, month DESC, day DESC, slug DESC"
+    ).fetchall()
+    total = len(newest_first)
+    rank_of_id = np.zeros(total + 1, dtype=np.int64)
+    rank_of_id[[row[0] for row in newest_first]] = np.arange(total)
+    # In id order, so that the rows (a few KB each) are rewritten front to back.
+    conn.executemany(
+        "UPDATE incident SET sort_rank = ? WHERE id = ?",
+        zip(rank_of_id[1:].tolist(), range(1, total + 1), strict=True),
     )
-    total = conn.execute("SELECT COUNT(*) FROM incident").fetchone()[0]
-    size = (total + 7) // 8
-    groups: dict[tuple[str, str], bytearray] = {}
-
-    def add(kind: str, key: str, rank: int) -> None:
-        bits = groups.get((kind, key))
-        if bits is None:
-            bits = groups[(kind, key)] = bytearray(size)
-        bits[rank >> 3] |= 1 << (rank & 7)
-
+    keys: list[tuple[str, str]] = []  # the facet value of each (value, incident) pair
+    ranks: list[int] = []
     for dim, slug, rank in conn.execute(
         "SELECT t.dimension, t.slug, i.sort_rank FROM incidentterm it"
         " JOIN term t ON t.id = it.term_id JOIN incident i ON i.id = it.incident_id"
     ):
-        add(dim, slug, rank)
+        keys.append((dim, slug))
+        ranks.append(rank)
         if dim == "component" and slug in parents:
-            add(dim, parents[slug], rank)
+            keys.append((dim, parents[slug]))
+            ranks.append(rank)
     for slug, rank in conn.execute(
         "SELECT p.slug, i.sort_rank FROM incidentpattern ip"
         " JOIN pattern p ON p.id = ip.pattern_id JOIN incident i ON i.id = ip.incident_id"
     ):
-        add("pattern", slug, rank)
+        keys.append(("pattern", slug))
+        ranks.append(rank)
     for org, year, rank in conn.execute("SELECT organization, year, sort_rank FROM incident"):
-        add("org", org, rank)
-        add("year", str(year), rank)
+        keys += (("org", org), ("year", str(year)))
+        ranks += (rank, rank)
     conn.executemany(
         "INSERT INTO bitset (kind, key, count, bits) VALUES (?, ?, ?, ?)",
-        [
-            (kind, key, int.from_bytes(bits, "little").bit_count(), bytes(bits))
-            for (kind, key), bits in groups.items()
-        ],
+        _bitsets(keys, np.array(ranks, dtype=np.int64), total),
     )
+
+
+def _bitsets(
+    keys: list[tuple[str, str]], ranks: npt.NDArray[np.int64], total: int
+) -> Iterator[tuple[str, str, int, bytes]]:
+    """(kind, key, count, bits) for each key, in the order the keys first appear: bit r of the
+    little-endian bits is set when the key has a pair with rank r."""
+    number = {key: n for n, key in enumerate(dict.fromkeys(keys))}
+    codes = np.array([number[key] for key in keys], dtype=np.int64)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(number) + 1))
+    for (kind, key), start, end in zip(number, bounds[:-1], bounds[1:], strict=True):
+        members = np.zeros(total, dtype=np.bool_)
+        members[ranks[order[start:end]]] = True
+        bits = np.packbits(members, bitorder="little").tobytes()
+        yield kind, key, int(np.count_nonzero(members)), bits

@@ -272,3 +272,16 @@ def test_actions_in_one_language_only_are_refused(small_data: Path) -> None:
     with pytest.raises(DataError) as error:
         validate(small_data)
     assert any(p.field.startswith("actions") for p in error.value.problems)
+
+
+@pytest.mark.parametrize("name", ["bulk.jsonl", "IL-0500.yaml"])
+def test_a_file_that_is_not_utf8_is_a_problem_not_a_traceback(
+    small_data: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (small_data / "incidents" / name).write_bytes(b'{"id": "IL-0500", "organization": "\xff"}\n')
+    code = main(["validate", "--data", str(small_data)])
+    assert code == 2
+    err = capsys.readouterr().err
+    where = f"{name}:1" if name.endswith(".jsonl") else name
+    assert f"{where}: (file): not valid UTF-8" in err
+    assert "Traceback" not in err
