@@ -319,21 +319,9 @@ def capacity(node: Obj, key: str) -> float:
     return parse_quantity(value) if value is not None else 0.0
 
 
-def is_control_plane(node: Obj) -> bool:
-    node_labels = labels(node)
-    return (
-        "node-role.kubernetes.io/control-plane" in node_labels
-        or "node-role.kubernetes.io/master" in node_labels
-    )
-
-
 def is_gpu_node(node: Obj) -> bool:
     return capacity(node, GPU) > 0 or labels(node).get("nvidia.com/gpu.present") == "true"
 
 
 def nodes_by_name(snapshot: Snapshot) -> dict[str, Obj]:
     return {name(node): node for node in snapshot.of("Node")}
-
-
-def requested_on_node(pods: list[Obj], node_name: str, key: str, section: str) -> float:
-    return sum(effective(pod_spec(p), section, key) for p in pods if pod_node(p) == node_name)

@@ -23,8 +23,6 @@ from app.datafiles import StrictLoader
 
 SEVERITIES = ("high", "medium", "low", "info")
 TAG_DIMENSIONS = ("cause", "component", "factor")
-# The C loader when PyYAML has it (patterns.yaml is large enough for the pure-Python one to show);
-_LOADER = StrictLoader  # libyaml when present; a key written twice is an error
 _SLUG = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 Data = Path | Traversable
 
@@ -145,7 +143,8 @@ def load_patterns(data_dir: Data) -> list[Pattern]:
 
 def _read_yaml(path: Data) -> object:
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+        # libyaml when present; a key written twice is an error
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=StrictLoader)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
         raise PatternsError(f"{path}: cannot read YAML: {error}") from None
 

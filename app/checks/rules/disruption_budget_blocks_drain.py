@@ -62,11 +62,11 @@ def pdb_spec_blocks_drain(snapshot: Snapshot) -> list[Gap]:
                 f"minAvailable 이 {available} 라 고르는 파드를 하나도 쫓아낼 수 없다",
             )
         elif (need := _pods_needed(available)) is not None:
+            percent = _percent(available) is not None
             for workload in workloads_of(snapshot, pdb):
                 replicas = desired_replicas(workload, snapshot)
                 needed = need(replicas)
                 if 0 < replicas <= needed:
-                    percent = _percent(available) is not None
                     shown = f"{available} (keeps {needed})" if percent else str(needed)
                     shown_ko = f"{available}(파드 {needed}개 유지)" if percent else str(needed)
                     why = Text(
