@@ -7,13 +7,13 @@ has it open keeps answering.
 
 import gc
 import hashlib
+import io
 import json
-import multiprocessing
 import os
 import sqlite3
 import time
 import uuid
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,6 +33,7 @@ from app.config import bundled
 from app.datafiles import load_json, load_yaml
 from app.fulltext import FullTextWriter
 from app.indexing import WordCounter, column_text, indexed, joined
+from app.pool import OrderedPool
 from app.schema import DIMENSIONS, IncidentFile, SynonymsFile, TaxonomyFile
 from app.search import index_text, normal_key
 
@@ -142,23 +143,61 @@ def load_patterns_raw(data_dir: Path) -> list[dict[str, Any]]:
     return [p.model_dump(mode="json") for p in patterns]
 
 
-def iter_sources(data_dir: Path) -> Iterator[tuple[str, str, bytes]]:
-    """(location, form, bytes) for every incident file and JSON Lines line, streamed.
+class Part(NamedTuple):
+    """Where some incidents are: a YAML file, or `lines` lines of a JSON Lines file starting
+    at byte `offset` (the first is line number `first`)."""
 
-    Bytes, decoded by `parse`: for bulk data that is in the worker processes, where a line
-    that is not UTF-8 becomes a problem like any other instead of stopping the build.
+    path: str
+    form: str  # "yaml" or "json"
+    offset: int = 0
+    size: int = 0  # bytes
+    first: int = 1
+    lines: int = 1
+
+
+def iter_parts(data_dir: Path, lines: int) -> Iterator[Part]:
+    """Every incident file, and every JSON Lines file in runs of at most `lines` lines.
+
+    Finding where the runs start reads the files once, line by line, without keeping them:
+    what is in the lines is read where it is prepared (`read_part`), in the workers for bulk
+    data.
     """
     folder = data_dir / "incidents"
     if not folder.is_dir():
         return
     for path in sorted(folder.iterdir()):
         if path.suffix in (".yaml", ".yml"):
-            yield str(path), "yaml", path.read_bytes()
+            yield Part(str(path), "yaml")
         elif path.suffix == ".jsonl":
+            offset, first = 0, 1
             with path.open("rb") as handle:
-                for number, line in enumerate(handle, start=1):
-                    if line.strip():
-                        yield f"{path}:{number}", "json", line
+                while sizes := list(map(len, islice(handle, lines))):
+                    yield Part(str(path), "json", offset, sum(sizes), first, len(sizes))
+                    offset += sum(sizes)
+                    first += len(sizes)
+
+
+def read_part(part: Part) -> Iterator[tuple[str, str, bytes]]:
+    """(location, form, bytes) for the part's file, or each of its lines that is not blank.
+
+    Bytes, decoded by `parse`: for bulk data that is in the worker processes, where a line
+    that is not UTF-8 becomes a problem like any other instead of stopping the build.
+    """
+    if part.form == "yaml":
+        yield part.path, "yaml", Path(part.path).read_bytes()
+        return
+    with open(part.path, "rb") as handle:
+        handle.seek(part.offset)
+        data = handle.read(part.size)
+    for number, line in enumerate(io.BytesIO(data), start=part.first):
+        if line.strip():
+            yield f"{part.path}:{number}", "json", line
+
+
+def iter_sources(data_dir: Path) -> Iterator[tuple[str, str, bytes]]:
+    """(location, form, bytes) for every incident file and JSON Lines line, streamed."""
+    for part in iter_parts(data_dir, BATCH):
+        yield from read_part(part)
 
 
 def parse(where: str, form: str, data: bytes) -> Any:
@@ -256,11 +295,11 @@ def _set_vocabulary(vocabulary: Vocabulary) -> None:
     _WORDS = WordCounter()
 
 
-def prepare_batch(items: list[tuple[str, str, bytes]]) -> Batch:
-    """prepare() over consecutive incidents."""
+def prepare_batch(parts: list[Part]) -> Batch:
+    """prepare() over the incidents of consecutive parts."""
     words = _WORDS
     assert words is not None, "call _set_vocabulary first"
-    incidents = [prepare(item, words) for item in items]
+    incidents = [prepare(item, words) for part in parts for item in read_part(part)]
     return Batch(incidents, words.counts())
 
 
@@ -276,8 +315,8 @@ def _start_worker(vocabulary: Vocabulary) -> None:
     _set_vocabulary(vocabulary)
 
 
-def _prepare_in_worker(items: list[tuple[str, str, bytes]]) -> Batch:
-    batch = prepare_batch(items)
+def _prepare_in_worker(parts: list[Part]) -> Batch:
+    batch = prepare_batch(parts)
     gc.collect(0)
     return batch
 
@@ -368,38 +407,30 @@ def prepared_batches(data_dir: Path, vocabulary: Vocabulary) -> Iterator[Iterato
     data. The workers start at once and keep a few batches ahead of the caller (memory stays
     bounded whatever the size of the library), so they prepare while `build` migrates."""
     _set_vocabulary(vocabulary)
-    batches = _batched(iter_sources(data_dir), BATCH)
+    batches = _batched(iter_parts(data_dir, BATCH), BATCH)
     bulk = any(p.suffix == ".jsonl" for p in (data_dir / "incidents").glob("*.jsonl"))
     workers = os.cpu_count() or 1
     if not bulk or workers < 2:
         yield map(prepare_batch, batches)
         return
-    context = multiprocessing.get_context("fork")
-    with context.Pool(workers, initializer=_start_worker, initargs=(vocabulary,)) as pool:
-        ahead = islice(batches, 2 * workers + 1)
-        pending = deque(pool.apply_async(_prepare_in_worker, (batch,)) for batch in ahead)
-
-        def results() -> Iterator[Batch]:
-            while pending:
-                done = pending.popleft().get()
-                for batch in islice(batches, 1):
-                    pending.append(pool.apply_async(_prepare_in_worker, (batch,)))
-                yield done
-
-        yield results()
+    with OrderedPool(workers, _prepare_in_worker, _start_worker, (vocabulary,)) as pool:
+        yield pool.imap(batches, ahead=2 * workers + 1)
 
 
 BATCH = 1000
 CACHE_KIB = 64 * 1024  # SQLite's page cache while building
 
 
-def _batched(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
-    batch: list[Any] = []
-    for item in items:
-        batch.append(item)
-        if len(batch) == size:
+def _batched(parts: Iterator[Part], size: int) -> Iterator[list[Part]]:
+    """Consecutive parts, up to `size` incidents (or lines) together."""
+    batch: list[Part] = []
+    room = size
+    for part in parts:
+        if part.lines > room and batch:
             yield batch
-            batch = []
+            batch, room = [], size
+        batch.append(part)
+        room -= part.lines
     if batch:
         yield batch
 
