@@ -533,12 +533,14 @@ def _load(
         content.update(json.dumps(patterns, sort_keys=True, ensure_ascii=False).encode())
         content.update(json.dumps(synonyms, ensure_ascii=False).encode())
         words: Counter[str] = Counter()
+        parents = {t.slug: t.parent for t in taxonomy.component if t.parent}
+        facets = _Facets(vocabulary, parents)
         fulltext = FullTextWriter(conn, db.with_name(db.name + ".fts"), FTS_COLUMNS)
         deferred = _drop_indexes(conn)
         try:
             for valid, batch_words in _checked(batches, problems):
                 if not problems:  # after the first problem, keep validating but stop writing
-                    rows = _insert_incidents(conn, valid, count)
+                    rows = _insert_incidents(conn, valid, count, facets)
                     fulltext.add(rows)
                     for incident in valid:
                         content.update(incident.content)
@@ -548,8 +550,7 @@ def _load(
                 raise DataError(problems)
             fulltext.finish()  # the index is merged on its thread while this one goes on
             _insert_search_words(conn, words, synonyms)
-            parents = {t.slug: t.parent for t in taxonomy.component if t.parent}
-            _rank_and_index(conn, parents)
+            facets.write(conn)
             for sql in deferred:
                 conn.execute(sql)
             conn.commit()
@@ -654,10 +655,66 @@ def _insert_patterns(
     )
 
 
+class _Facets:
+    """What the ranks and bitsets need of each incident, gathered as its row is written: its
+    sort key, and its facet values in the order the link tables' rows are written (every
+    incident's terms, then every incident's patterns; then organisations and years).
+
+    A component group (a term other components name as `parent`) selects its own incidents
+    and every incident of its members: filtering on `kubernetes` means any Kubernetes part.
+    """
+
+    def __init__(self, vocabulary: Vocabulary, parents: dict[str, str]) -> None:
+        self.values_of_term: dict[int, tuple[tuple[str, str], ...]] = {}
+        for (dim, slug), number in vocabulary.term_ids.items():
+            group = parents.get(slug) if dim == "component" else None
+            self.values_of_term[number] = ((dim, slug), (dim, group)) if group else ((dim, slug),)
+        self.slug_of_pattern = {number: slug for slug, number in vocabulary.pattern_ids.items()}
+        self.sort_keys: list[tuple[int, int, int, str]] = []  # by id - 1
+        self.values: tuple[list[tuple[str, str]], ...] = ([], [], [])  # terms, patterns, others
+        self.ids: tuple[list[int], ...] = ([], [], [])  # the incident of each value
+
+    def add(self, rowid: int, incident: Prepared) -> None:
+        slug, organization, _, year, month, day = incident.row[:6]
+        self.sort_keys.append((year, month, day, slug))
+        (terms, patterns, others), (term_ids, pattern_ids, other_ids) = self.values, self.ids
+        for term in incident.terms:
+            values = self.values_of_term[term]
+            terms.extend(values)
+            term_ids.extend(repeat(rowid, len(values)))
+        for pattern in dict.fromkeys(incident.patterns):  # INSERT OR IGNORE keeps the first
+            patterns.append(("pattern", self.slug_of_pattern[pattern]))
+            pattern_ids.append(rowid)
+        others += (("org", organization), ("year", str(year)))
+        other_ids += (rowid, rowid)
+
+    def write(self, conn: sqlite3.Connection) -> None:
+        """Number the incidents newest first, then store each facet value's incidents as a
+        bitset."""
+        keys = self.sort_keys
+        total = len(keys)
+        # Newest first: by year, month, day, then ID, all descending (IDs are unique).
+        newest_first = sorted(range(1, total + 1), key=lambda rowid: keys[rowid - 1], reverse=True)
+        rank_of_id = np.zeros(total + 1, dtype=np.int64)
+        rank_of_id[newest_first] = np.arange(total)
+        # In id order, so that the rows (a few KB each) are rewritten front to back.
+        conn.executemany(
+            "UPDATE incident SET sort_rank = ? WHERE id = ?",
+            zip(rank_of_id[1:].tolist(), range(1, total + 1), strict=True),
+        )
+        values = [value for part in self.values for value in part]
+        ids = np.fromiter((rowid for part in self.ids for rowid in part), dtype=np.int64)
+        conn.executemany(
+            "INSERT INTO bitset (kind, key, count, bits) VALUES (?, ?, ?, ?)",
+            _bitsets(values, rank_of_id[ids], total),
+        )
+
+
 def _insert_incidents(
-    conn: sqlite3.Connection, incidents: list[Prepared], written: int
+    conn: sqlite3.Connection, incidents: list[Prepared], written: int, facets: _Facets
 ) -> list[tuple[Any, ...]]:
-    """Write a batch's rows (after `written` incidents); returns their full-text rows.
+    """Write a batch's rows (after `written` incidents), noting their facets; returns their
+    full-text rows.
 
     The ids are given, not left to SQLite: in the new, empty tables they are the ones it would
     choose (1, 2, ...; Vocabulary.term_ids for terms), and the batch is written with one
@@ -672,6 +729,7 @@ def _insert_incidents(
         terms.extend(zip(repeat(rowid), incident.terms))
         patterns.extend(zip(repeat(rowid), incident.patterns))
         fulltext.append((rowid, *incident.fts))
+        facets.add(rowid, incident)
     conn.executemany(
         "INSERT INTO incident (id, slug, organization, date, year, month, day, sort_rank,"
         " title_en, title_ko, body_json, tags_json, sources_json, patterns_json, duration,"
@@ -683,49 +741,6 @@ def _insert_incidents(
         "INSERT OR IGNORE INTO incidentpattern (incident_id, pattern_id) VALUES (?, ?)", patterns
     )
     return fulltext
-
-
-def _rank_and_index(conn: sqlite3.Connection, parents: dict[str, str]) -> None:
-    """Number incidents newest first, then store each facet value's incidents as a bitset.
-
-    A component group (a term other components name as `parent`) selects its own incidents
-    and every incident of its members: filtering on `kubernetes` means any Kubernetes part.
-    """
-    newest_first = conn.execute(
-        "SELECT id FROM incident ORDER BY year DESC, month DESC, day DESC, slug DESC"
-    ).fetchall()
-    total = len(newest_first)
-    rank_of_id = np.zeros(total + 1, dtype=np.int64)
-    rank_of_id[[row[0] for row in newest_first]] = np.arange(total)
-    # In id order, so that the rows (a few KB each) are rewritten front to back.
-    conn.executemany(
-        "UPDATE incident SET sort_rank = ? WHERE id = ?",
-        zip(rank_of_id[1:].tolist(), range(1, total + 1), strict=True),
-    )
-    keys: list[tuple[str, str]] = []  # the facet value of each (value, incident) pair
-    ranks: list[int] = []
-    for dim, slug, rank in conn.execute(
-        "SELECT t.dimension, t.slug, i.sort_rank FROM incidentterm it"
-        " JOIN term t ON t.id = it.term_id JOIN incident i ON i.id = it.incident_id"
-    ):
-        keys.append((dim, slug))
-        ranks.append(rank)
-        if dim == "component" and slug in parents:
-            keys.append((dim, parents[slug]))
-            ranks.append(rank)
-    for slug, rank in conn.execute(
-        "SELECT p.slug, i.sort_rank FROM incidentpattern ip"
-        " JOIN pattern p ON p.id = ip.pattern_id JOIN incident i ON i.id = ip.incident_id"
-    ):
-        keys.append(("pattern", slug))
-        ranks.append(rank)
-    for org, year, rank in conn.execute("SELECT organization, year, sort_rank FROM incident"):
-        keys += (("org", org), ("year", str(year)))
-        ranks += (rank, rank)
-    conn.executemany(
-        "INSERT INTO bitset (kind, key, count, bits) VALUES (?, ?, ?, ?)",
-        _bitsets(keys, np.array(ranks, dtype=np.int64), total),
-    )
 
 
 def _bitsets(
