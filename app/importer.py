@@ -236,12 +236,13 @@ BLANK = _Broken("blank line")
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """What an incident may name: tag slugs by dimension, pattern slugs; labels for search;
-    the ids the build gives terms and patterns (1, 2, ... in the files' order)."""
+    """What an incident may name: tag slugs by dimension, pattern slugs; each term's text for
+    search (labels, aliases, slug); the ids the build gives terms and patterns (1, 2, ... in
+    the files' order)."""
 
     slugs: dict[str, frozenset[str]]
     patterns: frozenset[str]
-    labels: dict[tuple[str, str], str]
+    texts: dict[tuple[str, str], str]
     term_ids: dict[tuple[str, str], int]
     pattern_ids: dict[str, int]
 
@@ -251,7 +252,10 @@ class Vocabulary:
         return cls(
             slugs={dim: frozenset(t.slug for d, t in terms if d == dim) for dim in DIMENSIONS},
             patterns=frozenset(pattern_slugs),
-            labels={(d, t.slug): " ".join((t.label.en, t.label.ko, *t.aliases)) for d, t in terms},
+            texts={
+                (d, t.slug): " ".join((t.label.en, t.label.ko, *t.aliases, t.slug))
+                for d, t in terms
+            },
             term_ids={(d, t.slug): n for n, (d, t) in enumerate(terms, start=1)},
             pattern_ids={slug: n for n, slug in enumerate(pattern_slugs, start=1)},
         )
@@ -283,6 +287,7 @@ class Batch:
 
 
 SECTIONS = ("symptom", "trigger", "detection", "actions", "follow_ups", "lessons")
+_DUMPED = {*SECTIONS, "tags", "sources"}
 FTS_COLUMNS = ("title", "organization", "tags", "body")  # Prepared.fts, in this order
 _VOCABULARY: Vocabulary | None = None
 _WORDS: WordCounter | None = None
@@ -355,12 +360,9 @@ def _shape(
     where: str, incident: IncidentFile, vocabulary: Vocabulary, words: WordCounter
 ) -> Prepared:
     year, month, day = incident.date_parts
-    body = {
-        name: getattr(incident, name).model_dump()
-        for name in SECTIONS
-        if getattr(incident, name) is not None
-    }
-    tags = incident.tags.model_dump()
+    dumped = incident.model_dump(include=_DUMPED)  # one call, not one per section and source
+    body = {name: dumped[name] for name in SECTIONS if dumped[name] is not None}
+    tags = dumped["tags"]
     texts: list[str] = []
     for value in body.values():
         for lang in ("en", "ko"):
@@ -378,7 +380,7 @@ def _shape(
         incident.title.ko,
         json.dumps(body, ensure_ascii=False),
         json.dumps(tags, ensure_ascii=False),
-        json.dumps([s.model_dump() for s in incident.sources], ensure_ascii=False),
+        json.dumps(dumped["sources"], ensure_ascii=False),
         json.dumps(incident.patterns),
         incident.duration,
         incident.review.model_dump_json() if incident.review else None,
@@ -388,12 +390,12 @@ def _shape(
     # sections; the words are words_of all four. app/indexing.py gets the same text quicker.
     title = f"{incident.id} {incident.title.en} {incident.title.ko}"
     organization = indexed(incident.organization)
-    tags_column, tag_words = joined([indexed(f"{vocabulary.labels[p]} {p[1]}") for p in pairs])
+    tag_texts = [indexed(vocabulary.texts[pair]) for pair in pairs]
     body_text = " ".join(texts)
-    columns = (index_text(title), organization.column, tags_column, column_text(body_text))
+    columns = (index_text(title), organization.column, joined(tag_texts), column_text(body_text))
     fts = tuple(column.encode() for column in columns)
     # words_of the title and the sections at once: no word spans the space between them.
-    words.add(f"{title} {body_text}", organization.words | tag_words)
+    words.add(f"{title} {body_text}", [organization.words, *(tag.words for tag in tag_texts)])
     patterns = tuple(incident.patterns)
     content = repr((row, pairs, patterns)).encode()
     terms = tuple(vocabulary.term_ids[pair] for pair in pairs)

@@ -13,7 +13,7 @@ of it against app/search.py on generated text.
 """
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 import numpy as np
@@ -63,8 +63,9 @@ def indexed(value: str) -> Indexed:
     return _TEXTS[value]
 
 
-def joined(texts: list[Indexed]) -> tuple[str, frozenset[str]]:
-    """index_text and words_of of the texts joined by spaces, from each text's parts.
+def joined(texts: list[Indexed]) -> str:
+    """index_text of the texts joined by spaces, from each text's parts (words_of the whole
+    is the union of their words).
 
     Nothing Korean spans the joining space, so index_text's parts of the whole are each
     text's parts in order: the same characters.
@@ -72,7 +73,7 @@ def joined(texts: list[Indexed]) -> tuple[str, frozenset[str]]:
     latin = " ".join([t.latin for t in texts])
     pairs = " ".join([t.pairs for t in texts if t.pairs])
     singles = " ".join([t.singles for t in texts if t.singles])
-    return f"{latin} {pairs} {singles}", frozenset().union(*[t.words for t in texts])
+    return f"{latin} {pairs} {singles}"
 
 
 def column_text(value: str) -> str:
@@ -120,20 +121,21 @@ class WordCounter:
         self._several_numbers: dict[tuple[int, ...], int] = {}
         self._sets: dict[frozenset[str], tuple[int, ...]] = {}
 
-    def add(self, text: str, words: frozenset[str] = frozenset()) -> None:
-        """One incident: the words of this text, and these words (a set met in many incidents:
-        an organisation's, the tags')."""
+    def add(self, text: str, sets: Iterable[frozenset[str]] = ()) -> None:
+        """One incident: the words of this text, and the words in these sets (each met in many
+        incidents: an organisation's, a term's; `indexed`)."""
         numbers = set(map(self._pieces.__getitem__, text.split()))
         if not numbers.isdisjoint(self._several):
             for several in numbers.intersection(self._several):
                 numbers.discard(several)
                 numbers.update(self._several[several])
-        known = self._sets.get(words)
-        if known is None:
-            if len(self._sets) >= _Memo.LIMIT:
-                self._sets.clear()
-            known = self._sets[words] = tuple(map(self.number, words))
-        numbers.update(known)
+        for words in sets:
+            known = self._sets.get(words)
+            if known is None:
+                if len(self._sets) >= _Memo.LIMIT:
+                    self._sets.clear()
+                known = self._sets[words] = tuple(map(self.number, words))
+            numbers.update(known)
         self.seen.extend(numbers)
 
     def counts(self) -> Counter[str]:
