@@ -46,11 +46,13 @@ def load_yaml(text: str) -> Any:
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"found the key {key!r} twice")
-        out[key] = value
+    out = dict(pairs)  # a key written twice leaves fewer keys than pairs
+    if len(out) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"found the key {key!r} twice")
+            seen.add(key)
     return out
 
 

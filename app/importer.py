@@ -7,13 +7,13 @@ has it open keeps answering.
 
 import gc
 import hashlib
+import io
 import json
-import multiprocessing
 import os
 import sqlite3
 import time
 import uuid
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,6 +33,7 @@ from app.config import bundled
 from app.datafiles import load_json, load_yaml
 from app.fulltext import FullTextWriter
 from app.indexing import WordCounter, column_text, indexed, joined
+from app.pool import OrderedPool
 from app.schema import DIMENSIONS, IncidentFile, SynonymsFile, TaxonomyFile
 from app.search import index_text, normal_key
 
@@ -142,23 +143,61 @@ def load_patterns_raw(data_dir: Path) -> list[dict[str, Any]]:
     return [p.model_dump(mode="json") for p in patterns]
 
 
-def iter_sources(data_dir: Path) -> Iterator[tuple[str, str, bytes]]:
-    """(location, form, bytes) for every incident file and JSON Lines line, streamed.
+class Part(NamedTuple):
+    """Where some incidents are: a YAML file, or `lines` lines of a JSON Lines file starting
+    at byte `offset` (the first is line number `first`)."""
 
-    Bytes, decoded by `parse`: for bulk data that is in the worker processes, where a line
-    that is not UTF-8 becomes a problem like any other instead of stopping the build.
+    path: str
+    form: str  # "yaml" or "json"
+    offset: int = 0
+    size: int = 0  # bytes
+    first: int = 1
+    lines: int = 1
+
+
+def iter_parts(data_dir: Path, lines: int) -> Iterator[Part]:
+    """Every incident file, and every JSON Lines file in runs of at most `lines` lines.
+
+    Finding where the runs start reads the files once, line by line, without keeping them:
+    what is in the lines is read where it is prepared (`read_part`), in the workers for bulk
+    data.
     """
     folder = data_dir / "incidents"
     if not folder.is_dir():
         return
     for path in sorted(folder.iterdir()):
         if path.suffix in (".yaml", ".yml"):
-            yield str(path), "yaml", path.read_bytes()
+            yield Part(str(path), "yaml")
         elif path.suffix == ".jsonl":
+            offset, first = 0, 1
             with path.open("rb") as handle:
-                for number, line in enumerate(handle, start=1):
-                    if line.strip():
-                        yield f"{path}:{number}", "json", line
+                while sizes := list(map(len, islice(handle, lines))):
+                    yield Part(str(path), "json", offset, sum(sizes), first, len(sizes))
+                    offset += sum(sizes)
+                    first += len(sizes)
+
+
+def read_part(part: Part) -> Iterator[tuple[str, str, bytes]]:
+    """(location, form, bytes) for the part's file, or each of its lines that is not blank.
+
+    Bytes, decoded by `parse`: for bulk data that is in the worker processes, where a line
+    that is not UTF-8 becomes a problem like any other instead of stopping the build.
+    """
+    if part.form == "yaml":
+        yield part.path, "yaml", Path(part.path).read_bytes()
+        return
+    with open(part.path, "rb") as handle:
+        handle.seek(part.offset)
+        data = handle.read(part.size)
+    for number, line in enumerate(io.BytesIO(data), start=part.first):
+        if line.strip():
+            yield f"{part.path}:{number}", "json", line
+
+
+def iter_sources(data_dir: Path) -> Iterator[tuple[str, str, bytes]]:
+    """(location, form, bytes) for every incident file and JSON Lines line, streamed."""
+    for part in iter_parts(data_dir, BATCH):
+        yield from read_part(part)
 
 
 def parse(where: str, form: str, data: bytes) -> Any:
@@ -197,12 +236,13 @@ BLANK = _Broken("blank line")
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """What an incident may name: tag slugs by dimension, pattern slugs; labels for search;
-    the ids the build gives terms and patterns (1, 2, ... in the files' order)."""
+    """What an incident may name: tag slugs by dimension, pattern slugs; each term's text for
+    search (labels, aliases, slug); the ids the build gives terms and patterns (1, 2, ... in
+    the files' order)."""
 
     slugs: dict[str, frozenset[str]]
     patterns: frozenset[str]
-    labels: dict[tuple[str, str], str]
+    texts: dict[tuple[str, str], str]
     term_ids: dict[tuple[str, str], int]
     pattern_ids: dict[str, int]
 
@@ -212,7 +252,10 @@ class Vocabulary:
         return cls(
             slugs={dim: frozenset(t.slug for d, t in terms if d == dim) for dim in DIMENSIONS},
             patterns=frozenset(pattern_slugs),
-            labels={(d, t.slug): " ".join((t.label.en, t.label.ko, *t.aliases)) for d, t in terms},
+            texts={
+                (d, t.slug): " ".join((t.label.en, t.label.ko, *t.aliases, t.slug))
+                for d, t in terms
+            },
             term_ids={(d, t.slug): n for n, (d, t) in enumerate(terms, start=1)},
             pattern_ids={slug: n for n, slug in enumerate(pattern_slugs, start=1)},
         )
@@ -244,6 +287,7 @@ class Batch:
 
 
 SECTIONS = ("symptom", "trigger", "detection", "actions", "follow_ups", "lessons")
+_DUMPED = {*SECTIONS, "tags", "sources"}
 FTS_COLUMNS = ("title", "organization", "tags", "body")  # Prepared.fts, in this order
 _VOCABULARY: Vocabulary | None = None
 _WORDS: WordCounter | None = None
@@ -256,11 +300,11 @@ def _set_vocabulary(vocabulary: Vocabulary) -> None:
     _WORDS = WordCounter()
 
 
-def prepare_batch(items: list[tuple[str, str, bytes]]) -> Batch:
-    """prepare() over consecutive incidents."""
+def prepare_batch(parts: list[Part]) -> Batch:
+    """prepare() over the incidents of consecutive parts."""
     words = _WORDS
     assert words is not None, "call _set_vocabulary first"
-    incidents = [prepare(item, words) for item in items]
+    incidents = [prepare(item, words) for part in parts for item in read_part(part)]
     return Batch(incidents, words.counts())
 
 
@@ -276,8 +320,8 @@ def _start_worker(vocabulary: Vocabulary) -> None:
     _set_vocabulary(vocabulary)
 
 
-def _prepare_in_worker(items: list[tuple[str, str, bytes]]) -> Batch:
-    batch = prepare_batch(items)
+def _prepare_in_worker(parts: list[Part]) -> Batch:
+    batch = prepare_batch(parts)
     gc.collect(0)
     return batch
 
@@ -316,12 +360,9 @@ def _shape(
     where: str, incident: IncidentFile, vocabulary: Vocabulary, words: WordCounter
 ) -> Prepared:
     year, month, day = incident.date_parts
-    body = {
-        name: getattr(incident, name).model_dump()
-        for name in SECTIONS
-        if getattr(incident, name) is not None
-    }
-    tags = incident.tags.model_dump()
+    dumped = incident.model_dump(include=_DUMPED)  # one call, not one per section and source
+    body = {name: dumped[name] for name in SECTIONS if dumped[name] is not None}
+    tags = dumped["tags"]
     texts: list[str] = []
     for value in body.values():
         for lang in ("en", "ko"):
@@ -339,7 +380,7 @@ def _shape(
         incident.title.ko,
         json.dumps(body, ensure_ascii=False),
         json.dumps(tags, ensure_ascii=False),
-        json.dumps([s.model_dump() for s in incident.sources], ensure_ascii=False),
+        json.dumps(dumped["sources"], ensure_ascii=False),
         json.dumps(incident.patterns),
         incident.duration,
         incident.review.model_dump_json() if incident.review else None,
@@ -349,12 +390,12 @@ def _shape(
     # sections; the words are words_of all four. app/indexing.py gets the same text quicker.
     title = f"{incident.id} {incident.title.en} {incident.title.ko}"
     organization = indexed(incident.organization)
-    tags_column, tag_words = joined([indexed(f"{vocabulary.labels[p]} {p[1]}") for p in pairs])
+    tag_texts = [indexed(vocabulary.texts[pair]) for pair in pairs]
     body_text = " ".join(texts)
-    columns = (index_text(title), organization.column, tags_column, column_text(body_text))
+    columns = (index_text(title), organization.column, joined(tag_texts), column_text(body_text))
     fts = tuple(column.encode() for column in columns)
     # words_of the title and the sections at once: no word spans the space between them.
-    words.add(f"{title} {body_text}", organization.words | tag_words)
+    words.add(f"{title} {body_text}", [organization.words, *(tag.words for tag in tag_texts)])
     patterns = tuple(incident.patterns)
     content = repr((row, pairs, patterns)).encode()
     terms = tuple(vocabulary.term_ids[pair] for pair in pairs)
@@ -368,38 +409,30 @@ def prepared_batches(data_dir: Path, vocabulary: Vocabulary) -> Iterator[Iterato
     data. The workers start at once and keep a few batches ahead of the caller (memory stays
     bounded whatever the size of the library), so they prepare while `build` migrates."""
     _set_vocabulary(vocabulary)
-    batches = _batched(iter_sources(data_dir), BATCH)
+    batches = _batched(iter_parts(data_dir, BATCH), BATCH)
     bulk = any(p.suffix == ".jsonl" for p in (data_dir / "incidents").glob("*.jsonl"))
     workers = os.cpu_count() or 1
     if not bulk or workers < 2:
         yield map(prepare_batch, batches)
         return
-    context = multiprocessing.get_context("fork")
-    with context.Pool(workers, initializer=_start_worker, initargs=(vocabulary,)) as pool:
-        ahead = islice(batches, 2 * workers + 1)
-        pending = deque(pool.apply_async(_prepare_in_worker, (batch,)) for batch in ahead)
-
-        def results() -> Iterator[Batch]:
-            while pending:
-                done = pending.popleft().get()
-                for batch in islice(batches, 1):
-                    pending.append(pool.apply_async(_prepare_in_worker, (batch,)))
-                yield done
-
-        yield results()
+    with OrderedPool(workers, _prepare_in_worker, _start_worker, (vocabulary,)) as pool:
+        yield pool.imap(batches, ahead=2 * workers + 1)
 
 
 BATCH = 1000
 CACHE_KIB = 64 * 1024  # SQLite's page cache while building
 
 
-def _batched(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
-    batch: list[Any] = []
-    for item in items:
-        batch.append(item)
-        if len(batch) == size:
+def _batched(parts: Iterator[Part], size: int) -> Iterator[list[Part]]:
+    """Consecutive parts, up to `size` incidents (or lines) together."""
+    batch: list[Part] = []
+    room = size
+    for part in parts:
+        if part.lines > room and batch:
             yield batch
-            batch = []
+            batch, room = [], size
+        batch.append(part)
+        room -= part.lines
     if batch:
         yield batch
 
@@ -502,12 +535,14 @@ def _load(
         content.update(json.dumps(patterns, sort_keys=True, ensure_ascii=False).encode())
         content.update(json.dumps(synonyms, ensure_ascii=False).encode())
         words: Counter[str] = Counter()
+        parents = {t.slug: t.parent for t in taxonomy.component if t.parent}
+        facets = _Facets(vocabulary, parents)
         fulltext = FullTextWriter(conn, db.with_name(db.name + ".fts"), FTS_COLUMNS)
         deferred = _drop_indexes(conn)
         try:
             for valid, batch_words in _checked(batches, problems):
                 if not problems:  # after the first problem, keep validating but stop writing
-                    rows = _insert_incidents(conn, valid, count)
+                    rows = _insert_incidents(conn, valid, count, facets)
                     fulltext.add(rows)
                     for incident in valid:
                         content.update(incident.content)
@@ -517,8 +552,7 @@ def _load(
                 raise DataError(problems)
             fulltext.finish()  # the index is merged on its thread while this one goes on
             _insert_search_words(conn, words, synonyms)
-            parents = {t.slug: t.parent for t in taxonomy.component if t.parent}
-            _rank_and_index(conn, parents)
+            facets.write(conn)
             for sql in deferred:
                 conn.execute(sql)
             conn.commit()
@@ -623,10 +657,66 @@ def _insert_patterns(
     )
 
 
+class _Facets:
+    """What the ranks and bitsets need of each incident, gathered as its row is written: its
+    sort key, and its facet values in the order the link tables' rows are written (every
+    incident's terms, then every incident's patterns; then organisations and years).
+
+    A component group (a term other components name as `parent`) selects its own incidents
+    and every incident of its members: filtering on `kubernetes` means any Kubernetes part.
+    """
+
+    def __init__(self, vocabulary: Vocabulary, parents: dict[str, str]) -> None:
+        self.values_of_term: dict[int, tuple[tuple[str, str], ...]] = {}
+        for (dim, slug), number in vocabulary.term_ids.items():
+            group = parents.get(slug) if dim == "component" else None
+            self.values_of_term[number] = ((dim, slug), (dim, group)) if group else ((dim, slug),)
+        self.slug_of_pattern = {number: slug for slug, number in vocabulary.pattern_ids.items()}
+        self.sort_keys: list[tuple[int, int, int, str]] = []  # by id - 1
+        self.values: tuple[list[tuple[str, str]], ...] = ([], [], [])  # terms, patterns, others
+        self.ids: tuple[list[int], ...] = ([], [], [])  # the incident of each value
+
+    def add(self, rowid: int, incident: Prepared) -> None:
+        slug, organization, _, year, month, day = incident.row[:6]
+        self.sort_keys.append((year, month, day, slug))
+        (terms, patterns, others), (term_ids, pattern_ids, other_ids) = self.values, self.ids
+        for term in incident.terms:
+            values = self.values_of_term[term]
+            terms.extend(values)
+            term_ids.extend(repeat(rowid, len(values)))
+        for pattern in dict.fromkeys(incident.patterns):  # INSERT OR IGNORE keeps the first
+            patterns.append(("pattern", self.slug_of_pattern[pattern]))
+            pattern_ids.append(rowid)
+        others += (("org", organization), ("year", str(year)))
+        other_ids += (rowid, rowid)
+
+    def write(self, conn: sqlite3.Connection) -> None:
+        """Number the incidents newest first, then store each facet value's incidents as a
+        bitset."""
+        keys = self.sort_keys
+        total = len(keys)
+        # Newest first: by year, month, day, then ID, all descending (IDs are unique).
+        newest_first = sorted(range(1, total + 1), key=lambda rowid: keys[rowid - 1], reverse=True)
+        rank_of_id = np.zeros(total + 1, dtype=np.int64)
+        rank_of_id[newest_first] = np.arange(total)
+        # In id order, so that the rows (a few KB each) are rewritten front to back.
+        conn.executemany(
+            "UPDATE incident SET sort_rank = ? WHERE id = ?",
+            zip(rank_of_id[1:].tolist(), range(1, total + 1), strict=True),
+        )
+        values = [value for part in self.values for value in part]
+        ids = np.fromiter((rowid for part in self.ids for rowid in part), dtype=np.int64)
+        conn.executemany(
+            "INSERT INTO bitset (kind, key, count, bits) VALUES (?, ?, ?, ?)",
+            _bitsets(values, rank_of_id[ids], total),
+        )
+
+
 def _insert_incidents(
-    conn: sqlite3.Connection, incidents: list[Prepared], written: int
+    conn: sqlite3.Connection, incidents: list[Prepared], written: int, facets: _Facets
 ) -> list[tuple[Any, ...]]:
-    """Write a batch's rows (after `written` incidents); returns their full-text rows.
+    """Write a batch's rows (after `written` incidents), noting their facets; returns their
+    full-text rows.
 
     The ids are given, not left to SQLite: in the new, empty tables they are the ones it would
     choose (1, 2, ...; Vocabulary.term_ids for terms), and the batch is written with one
@@ -641,6 +731,7 @@ def _insert_incidents(
         terms.extend(zip(repeat(rowid), incident.terms))
         patterns.extend(zip(repeat(rowid), incident.patterns))
         fulltext.append((rowid, *incident.fts))
+        facets.add(rowid, incident)
     conn.executemany(
         "INSERT INTO incident (id, slug, organization, date, year, month, day, sort_rank,"
         " title_en, title_ko, body_json, tags_json, sources_json, patterns_json, duration,"
@@ -652,49 +743,6 @@ def _insert_incidents(
         "INSERT OR IGNORE INTO incidentpattern (incident_id, pattern_id) VALUES (?, ?)", patterns
     )
     return fulltext
-
-
-def _rank_and_index(conn: sqlite3.Connection, parents: dict[str, str]) -> None:
-    """Number incidents newest first, then store each facet value's incidents as a bitset.
-
-    A component group (a term other components name as `parent`) selects its own incidents
-    and every incident of its members: filtering on `kubernetes` means any Kubernetes part.
-    """
-    newest_first = conn.execute(
-        "SELECT id FROM incident ORDER BY year DESC, month DESC, day DESC, slug DESC"
-    ).fetchall()
-    total = len(newest_first)
-    rank_of_id = np.zeros(total + 1, dtype=np.int64)
-    rank_of_id[[row[0] for row in newest_first]] = np.arange(total)
-    # In id order, so that the rows (a few KB each) are rewritten front to back.
-    conn.executemany(
-        "UPDATE incident SET sort_rank = ? WHERE id = ?",
-        zip(rank_of_id[1:].tolist(), range(1, total + 1), strict=True),
-    )
-    keys: list[tuple[str, str]] = []  # the facet value of each (value, incident) pair
-    ranks: list[int] = []
-    for dim, slug, rank in conn.execute(
-        "SELECT t.dimension, t.slug, i.sort_rank FROM incidentterm it"
-        " JOIN term t ON t.id = it.term_id JOIN incident i ON i.id = it.incident_id"
-    ):
-        keys.append((dim, slug))
-        ranks.append(rank)
-        if dim == "component" and slug in parents:
-            keys.append((dim, parents[slug]))
-            ranks.append(rank)
-    for slug, rank in conn.execute(
-        "SELECT p.slug, i.sort_rank FROM incidentpattern ip"
-        " JOIN pattern p ON p.id = ip.pattern_id JOIN incident i ON i.id = ip.incident_id"
-    ):
-        keys.append(("pattern", slug))
-        ranks.append(rank)
-    for org, year, rank in conn.execute("SELECT organization, year, sort_rank FROM incident"):
-        keys += (("org", org), ("year", str(year)))
-        ranks += (rank, rank)
-    conn.executemany(
-        "INSERT INTO bitset (kind, key, count, bits) VALUES (?, ?, ?, ?)",
-        _bitsets(keys, np.array(ranks, dtype=np.int64), total),
-    )
 
 
 def _bitsets(

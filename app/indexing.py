@@ -4,24 +4,22 @@ in fewer passes.
 Profiled on the benchmark's 100,000 incidents, these two were most of a build's Python time:
 Python's regex engine tested each of an incident's ~1,900 section characters against the Hangul
 and word classes four times over, and stripped particles from every Korean word. Here long text
-is read once as an array of code points (numpy), each class is one vectorised comparison or
-table lookup, and a token becomes a word (particle stripped, too short dropped) once per
-distinct token. Short text gains nothing from numpy's set-up and goes through app/search.py;
-texts met in every incident (organisations, the taxonomy's labels) are worked out once per
-build (`indexed`). tests/test_indexing.py checks all of it against app/search.py on generated
-text.
+is read once as an array of code points (numpy) for the index, each class one vectorised
+comparison; its words come from one str.split, each distinct piece made a word (lowered,
+particle stripped, too short dropped) once per build. Short text gains nothing from numpy's
+set-up and goes through app/search.py; texts met in every incident (organisations, the
+taxonomy's labels) are worked out once per build (`indexed`). tests/test_indexing.py checks all
+of it against app/search.py on generated text.
 """
 
-import sys
 from collections import Counter
 from collections.abc import Callable, Iterable
-from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from app.search import LATIN_TOKEN, index_parts, index_text, strip_particle, words_of
+from app.search import index_parts, index_text, words_of
 
 SHORT = 400  # characters: below this, app/search.py's regex passes are quicker than numpy
 _FIRST, _SYLLABLES = 0xAC00, 11172  # Hangul syllables, U+AC00-U+D7A3 (HANGUL_RUN)
@@ -65,8 +63,9 @@ def indexed(value: str) -> Indexed:
     return _TEXTS[value]
 
 
-def joined(texts: list[Indexed]) -> tuple[str, frozenset[str]]:
-    """index_text and words_of of the texts joined by spaces, from each text's parts.
+def joined(texts: list[Indexed]) -> str:
+    """index_text of the texts joined by spaces, from each text's parts (words_of the whole
+    is the union of their words).
 
     Nothing Korean spans the joining space, so index_text's parts of the whole are each
     text's parts in order: the same characters.
@@ -74,7 +73,7 @@ def joined(texts: list[Indexed]) -> tuple[str, frozenset[str]]:
     latin = " ".join([t.latin for t in texts])
     pairs = " ".join([t.pairs for t in texts if t.pairs])
     singles = " ".join([t.singles for t in texts if t.singles])
-    return f"{latin} {pairs} {singles}", frozenset().union(*[t.words for t in texts])
+    return f"{latin} {pairs} {singles}"
 
 
 def column_text(value: str) -> str:
@@ -103,25 +102,46 @@ class WordCounter:
     Words are counted by number where the incidents are prepared: an incident's few hundred
     distinct words are a set of small ints, and a batch's counts one numpy bincount. Sets of
     words sent to the main process and counted there were its second-largest cost.
+
+    A text's words are its whitespace-separated pieces' words: no token of words_of holds a
+    space, and lowering a piece alone lowers it as in the whole text (the one context-dependent
+    mapping, a final sigma, looks past case-ignorable characters only, and no whitespace is
+    one: tests/test_indexing.py checks every code point). So a text is one str.split, and each
+    distinct piece is worked out once per build: the number of its one word, 0 when it has
+    none, or (rarely: kube-proxy, WARM_IP_TARGET) a number standing for several.
     """
 
     def __init__(self) -> None:
-        _latin_table()  # made before a build forks its workers, which then share it
         self.numbers: dict[str, int] = {"": 0}  # 0: not a word
         self.words = [""]
         self.seen: list[int] = []
-        self._latin = _Memo(self._latin_number)
-        self._korean = _Memo(self._korean_number)
+        self._pieces = _Memo(self._piece_number)
+        # Pieces of several words have negative numbers, which stand for their words' numbers.
+        self._several: dict[int, tuple[int, ...]] = {}
+        self._several_numbers: dict[tuple[int, ...], int] = {}
+        self._sets: dict[frozenset[str], tuple[int, ...]] = {}
 
-    def add(self, text: str, words: Iterable[str] = ()) -> None:
-        """One incident: the words of this text, and these words."""
-        numbers = self._long(text) if len(text) >= SHORT else set(map(self.number, words_of(text)))
-        numbers.update(map(self.number, words))
+    def add(self, text: str, sets: Iterable[frozenset[str]] = ()) -> None:
+        """One incident: the words of this text, and the words in these sets (each met in many
+        incidents: an organisation's, a term's; `indexed`)."""
+        numbers = set(map(self._pieces.__getitem__, text.split()))
+        if not numbers.isdisjoint(self._several):
+            for several in numbers.intersection(self._several):
+                numbers.discard(several)
+                numbers.update(self._several[several])
+        for words in sets:
+            known = self._sets.get(words)
+            if known is None:
+                if len(self._sets) >= _Memo.LIMIT:
+                    self._sets.clear()
+                known = self._sets[words] = tuple(map(self.number, words))
+            numbers.update(known)
         self.seen.extend(numbers)
 
     def counts(self) -> Counter[str]:
         """Incidents per word since the last call."""
-        bins = np.bincount(np.array(self.seen, dtype=np.intp), minlength=1)
+        seen = np.fromiter(self.seen, dtype=np.intp, count=len(self.seen))
+        bins = np.bincount(seen, minlength=1)
         bins[0] = 0
         self.seen = []
         return Counter({self.words[n]: int(bins[n]) for n in np.flatnonzero(bins)})
@@ -133,41 +153,31 @@ class WordCounter:
             self.words.append(word)
         return found
 
-    def _long(self, text: str) -> set[int]:
-        """The numbers of words_of(text).
-
-        Lower case leaves Korean alone, and a Hangul syllable, like a space, is neither cased
-        nor case-ignorable (the context of a final sigma): lowering the text with its Korean
-        blanked out gives the same Latin tokens from a far shorter, usually ASCII, text.
-        """
-        points = _code_points(text)
-        hangul = _hangul(points)
-        lower = _code_points(_text(np.where(hangul, 32, points)).lower())
-        latin = _text(np.where(_latin_table()[lower], lower, 32)).split()
-        korean = _text(np.where(hangul, points, 32)).split()
-        numbers = set(map(self._latin.__getitem__, latin))
-        numbers.update(map(self._korean.__getitem__, korean))
-        return numbers
-
-    def _latin_number(self, token: str) -> int:
-        return self.number(token) if len(token) >= 3 and not token.isdigit() else 0
-
-    def _korean_number(self, run: str) -> int:
-        return self.number(strip_particle(run)) if len(run) >= 2 else 0
+    def _piece_number(self, piece: str) -> int:
+        words = words_of(piece)
+        if len(words) <= 1:
+            return self.number(words.pop()) if words else 0
+        numbers = tuple(sorted(map(self.number, words)))
+        several = self._several_numbers.get(numbers)
+        if several is None:
+            several = self._several_numbers[numbers] = -1 - len(self._several)
+            self._several[several] = numbers
+        return several
 
 
 class _Memo(dict[str, int]):
-    """token -> the number of the word words_of keeps of it (0: none), computed at first sight."""
+    """piece -> its number (WordCounter), computed at first sight."""
 
-    def __init__(self, number: Callable[[str], int], limit: int = 1 << 17) -> None:
+    LIMIT = 1 << 17
+
+    def __init__(self, number: Callable[[str], int]) -> None:
         super().__init__()
         self.number = number
-        self.limit = limit
 
-    def __missing__(self, token: str) -> int:
-        if len(self) >= self.limit:
-            self.clear()  # more distinct tokens than that (numbers, IDs): start again
-        found = self[token] = self.number(token)
+    def __missing__(self, piece: str) -> int:
+        if len(self) >= self.LIMIT:
+            self.clear()  # more distinct pieces than that (numbers, IDs): start again
+        found = self[piece] = self.number(piece)
         return found
 
 
@@ -194,13 +204,3 @@ def _joined(points: _Points, starts: npt.NDArray[np.intp], size: int) -> _Points
         out[:, offset] = points[starts + offset]
     flat: _Points = out.ravel()[:-1]
     return flat
-
-
-@lru_cache(maxsize=1)
-def _latin_table() -> _Mask:
-    """For every code point: can it be part of a Latin (non-Korean) word token? Read from
-    LATIN_TOKEN itself, so the two cannot disagree."""
-    table = np.zeros(sys.maxunicode + 1, dtype=np.bool_)
-    for match in LATIN_TOKEN.finditer("".join(map(chr, range(sys.maxunicode + 1)))):
-        table[match.start() : match.end()] = True
-    return table
