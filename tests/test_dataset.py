@@ -189,12 +189,8 @@ def test_no_two_terms_share_a_label(taxonomy: dict[str, list[dict[str, object]]]
 
 
 # Patterns still short of three grounding incidents, with how many they have (issue "500
-# incidents"): no second public report of a training run stalled by tiered or purged shared
-# storage has been found yet (IDEFICS streaming from cloud storage and a GLM-130B Lustre error
-# were read and are not tiering). A pattern leaves this list as soon as it is grounded; the test fails if one gets thinner.
-STILL_THIN = {
-    "dataset-on-tiered-shared-storage": 1,
-}
+# incidents"). Empty: every pattern is grounded; the test fails as soon as one gets thinner.
+STILL_THIN: dict[str, int] = {}
 
 
 def test_every_pattern_is_grounded_in_three_incidents(store: Store) -> None:

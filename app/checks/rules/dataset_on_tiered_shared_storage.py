@@ -1,4 +1,4 @@
-"""dataset-on-tiered-shared-storage: GPU jobs reading data only from shared storage (IL-0129)."""
+"""dataset-on-tiered-shared-storage: GPU jobs reading data only from shared storage."""
 
 from __future__ import annotations
 
@@ -32,9 +32,9 @@ def gpu_pods_without_local_scratch(snapshot: Snapshot) -> list[Gap]:
             (subject,),
             Text(
                 f"{count} GPU pod(s) read from shared storage ({', '.join(shared)}) and have no "
-                "local scratch volume: when the storage tiers data away, training stalls.",
+                "local scratch volume: every training step depends on that storage.",
                 f"GPU 파드 {count}개가 공유 스토리지({', '.join(shared)})에서 읽고 로컬 스크래치 "
-                "볼륨이 없다. 스토리지가 데이터를 다른 계층으로 내보내면 학습이 멈칫한다.",
+                "볼륨이 없다. 학습의 모든 스텝이 그 스토리지에 기댄다.",
             ),
         )
         for subject, (count, shared) in sorted(found.items())
