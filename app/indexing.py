@@ -14,12 +14,15 @@ of it against app/search.py on generated text.
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from app.search import index_parts, index_text, words_of
+
+Key = TypeVar("Key")
+Value = TypeVar("Value")
 
 SHORT = 400  # characters: below this, app/search.py's regex passes are quicker than numpy
 _FIRST, _SYLLABLES = 0xAC00, 11172  # Hangul syllables, U+AC00-U+D7A3 (HANGUL_RUN)
@@ -115,11 +118,13 @@ class WordCounter:
         self.numbers: dict[str, int] = {"": 0}  # 0: not a word
         self.words = [""]
         self.seen: list[int] = []
-        self._pieces = _Memo(self._piece_number)
+        self._pieces: _Memo[str, int] = _Memo(self._piece_number)
         # Pieces of several words have negative numbers, which stand for their words' numbers.
         self._several: dict[int, tuple[int, ...]] = {}
         self._several_numbers: dict[tuple[int, ...], int] = {}
-        self._sets: dict[frozenset[str], tuple[int, ...]] = {}
+        self._sets: _Memo[frozenset[str], tuple[int, ...]] = _Memo(
+            lambda words: tuple(map(self.number, words))
+        )
 
     def add(self, text: str, sets: Iterable[frozenset[str]] = ()) -> None:
         """One incident: the words of this text, and the words in these sets (each met in many
@@ -130,12 +135,7 @@ class WordCounter:
                 numbers.discard(several)
                 numbers.update(self._several[several])
         for words in sets:
-            known = self._sets.get(words)
-            if known is None:
-                if len(self._sets) >= _Memo.LIMIT:
-                    self._sets.clear()
-                known = self._sets[words] = tuple(map(self.number, words))
-            numbers.update(known)
+            numbers.update(self._sets[words])
         self.seen.extend(numbers)
 
     def counts(self) -> Counter[str]:
@@ -165,19 +165,20 @@ class WordCounter:
         return several
 
 
-class _Memo(dict[str, int]):
-    """piece -> its number (WordCounter), computed at first sight."""
+class _Memo(dict[Key, Value]):
+    """key -> number(key), computed at first sight (WordCounter: a piece's number, a word
+    set's numbers)."""
 
     LIMIT = 1 << 17
 
-    def __init__(self, number: Callable[[str], int]) -> None:
+    def __init__(self, number: Callable[[Key], Value]) -> None:
         super().__init__()
         self.number = number
 
-    def __missing__(self, piece: str) -> int:
+    def __missing__(self, key: Key) -> Value:
         if len(self) >= self.LIMIT:
-            self.clear()  # more distinct pieces than that (numbers, IDs): start again
-        found = self[piece] = self.number(piece)
+            self.clear()  # more distinct keys than that (numbers, IDs): start again
+        found = self[key] = self.number(key)
         return found
 
 

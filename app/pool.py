@@ -36,7 +36,7 @@ class OrderedPool(Generic[Task, Result]):
         initargs: tuple[Any, ...],
     ) -> None:
         context = multiprocessing.get_context("fork")
-        self.tasks: SimpleQueue[tuple[int, Task] | None] = context.SimpleQueue()
+        self.tasks: SimpleQueue[tuple[int, Task]] = context.SimpleQueue()
         self.results: Queue[tuple[int, bool, Any]] = context.Queue()
         self.processes = [
             context.Process(
@@ -108,16 +108,17 @@ class OrderedPool(Generic[Task, Result]):
 
 
 def _serve(
-    tasks: "SimpleQueue[tuple[int, Any] | None]",
+    tasks: "SimpleQueue[tuple[int, Any]]",
     results: "Queue[tuple[int, bool, Any]]",
     function: Callable[[Any], Any],
     initializer: Callable[..., None],
     initargs: tuple[Any, ...],
 ) -> None:
-    """A worker: tasks in until None; (number, True, result) or (number, False, error) out."""
+    """A worker, until close() ends it: tasks in; (number, True, result) or (number, False,
+    error) out."""
     initializer(*initargs)
-    while (task := tasks.get()) is not None:
-        number, argument = task
+    while True:
+        number, argument = tasks.get()
         try:
             results.put((number, True, function(argument)))
         except Exception as error:
