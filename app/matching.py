@@ -83,7 +83,7 @@ def select(
     for index, clause in enumerate(clauses):
         if index in deciding:
             matched[clause.ranks] += 1
-            weight[clause.ranks] += np.log((total + 1) / (clause.count + 0.5))
+            weight[clause.ranks] += rarity(total, clause.count)
         score[clause.ranks] += clause.scores
     allowed = np.ones(total, dtype=bool)
     for index in required:
@@ -108,11 +108,19 @@ def select(
             floor = weights[ENOUGH - 1] - 1e-9
             mask = allowed & (matched > 0) & ((weight >= floor) | (matched >= needed))
     picked = np.flatnonzero(mask)
+    if len(picked):
+        # The rarity floor can admit an incident with fewer words: say what every result has.
+        needed = int(matched[picked].min())
     # lexsort: the last key is the primary one. Ranks ascend, so ties go to the newest.
     # Rarity is rounded so that bm25, not float noise, orders incidents with the same words.
-    rarity = np.round(weight[picked], 3)
-    order = picked[np.lexsort((picked, -score[picked], -rarity))]
+    worth = np.round(weight[picked], 3)
+    order = picked[np.lexsort((picked, -score[picked], -worth))]
     return Selection(mask, order, matched, score, weight, deciding, needed, int(at_least[n]))
+
+
+def rarity(total: int, count: int) -> float:
+    """A word's worth in a relaxed search: the rarer in a library of `total`, the more."""
+    return float(np.log((total + 1) / (count + 0.5)))
 
 
 def _mask(total: int, clause: TermHits) -> np.ndarray:
