@@ -87,6 +87,10 @@ def load_taxonomy(data_dir: Path) -> TaxonomyFile:
         for term in getattr(taxonomy, dim):
             if term.parent and term.parent not in slugs:
                 problems.append(Problem(str(path), f"{dim}.{term.slug}.parent", "unknown term"))
+            for other in term.excludes:
+                if other not in slugs or other == term.slug:
+                    where = f"{dim}.{term.slug}.excludes"
+                    problems.append(Problem(str(path), where, f"'{other}' is not another {dim}"))
     if problems:
         raise DataError(problems)
     return taxonomy
@@ -245,6 +249,7 @@ class Vocabulary:
     texts: dict[tuple[str, str], str]
     term_ids: dict[tuple[str, str], int]
     pattern_ids: dict[str, int]
+    excludes: dict[tuple[str, str], frozenset[str]]  # (dim, slug) -> slugs never beside it
 
     @classmethod
     def of(cls, taxonomy: TaxonomyFile, pattern_slugs: list[str]) -> "Vocabulary":
@@ -258,6 +263,7 @@ class Vocabulary:
             },
             term_ids={(d, t.slug): n for n, (d, t) in enumerate(terms, start=1)},
             pattern_ids={slug: n for n, slug in enumerate(pattern_slugs, start=1)},
+            excludes={(d, t.slug): frozenset(t.excludes) for d, t in terms if t.excludes},
         )
 
 
@@ -345,9 +351,14 @@ def prepare(item: tuple[str, str, bytes], words: WordCounter) -> Prepared | list
     if form == "yaml" and Path(where).stem != incident.id:
         found.append(Problem(where, "id", f"{incident.id} does not match the file name"))
     for dim in DIMENSIONS:
-        for slug in getattr(incident.tags, dim):
+        tags = getattr(incident.tags, dim)
+        for slug in tags:
             if slug not in vocabulary.slugs[dim]:
                 found.append(Problem(where, f"tags.{dim}", f"unknown {dim} '{slug}'"))
+            for other in sorted(vocabulary.excludes.get((dim, slug), frozenset()) & set(tags)):
+                found.append(
+                    Problem(where, f"tags.{dim}", f"'{slug}' is not tagged together with '{other}'")
+                )
     for slug in incident.patterns:
         if slug not in vocabulary.patterns:
             found.append(Problem(where, "patterns", f"unknown pattern '{slug}'"))

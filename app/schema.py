@@ -70,6 +70,8 @@ class TermFile(Strict):
     description: Prose
     aliases: list[Text] = []
     parent: Slug | None = None
+    # terms of the same dimension an incident may not carry together with this one
+    excludes: list[Slug] = []
 
 
 class TaxonomyFile(Strict):

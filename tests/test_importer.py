@@ -71,6 +71,33 @@ def test_unknown_tag_is_rejected(small_data: Path) -> None:
     assert "not-a-cause" in problem.reason
 
 
+def test_terms_that_contradict_each_other_are_not_tagged_together(small_data: Path) -> None:
+    path = small_data / "incidents" / "IL-0064.yaml"
+    record = yaml.safe_load(path.read_text())
+    record["tags"]["symptom"] = ["no-user-impact", "partial-outage"]
+    path.write_text(yaml.safe_dump(record, allow_unicode=True))
+    with pytest.raises(DataError) as error:
+        validate(small_data)
+    [problem] = error.value.problems
+    assert (Path(problem.path).name, problem.field) == ("IL-0064.yaml", "tags.symptom")
+    assert "'no-user-impact'" in problem.reason and "'partial-outage'" in problem.reason
+    record["tags"]["symptom"] = ["no-user-impact"]
+    path.write_text(yaml.safe_dump(record, allow_unicode=True))
+    validate(small_data)
+
+
+def test_an_exclusion_must_name_another_term_of_its_dimension(small_data: Path) -> None:
+    path = small_data / "taxonomy.yaml"
+    taxonomy = yaml.safe_load(path.read_text())
+    taxonomy["cause"][0]["excludes"] = ["full-outage"]  # a symptom, not a cause
+    path.write_text(yaml.safe_dump(taxonomy, allow_unicode=True))
+    with pytest.raises(DataError) as error:
+        validate(small_data)
+    [problem] = error.value.problems
+    assert problem.field == f"cause.{taxonomy['cause'][0]['slug']}.excludes"
+    assert "'full-outage'" in problem.reason
+
+
 def test_failed_build_leaves_the_previous_database_untouched(
     small_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
